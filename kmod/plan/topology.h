@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * Torus topology and node addressing (seed 000, Sec. 4.1).
+ *
+ * A node is stored as one index: sigma_0 is the least significant digit and
+ * sigma_{n-1} the most significant, so the dimension order <_d (Def 4.2)
+ * is plain integer order on node indices.  Tuples are printed highest
+ * dimension first, as the dissertation writes them.
+ */
+#ifndef MC_TOPOLOGY_H
+#define MC_TOPOLOGY_H
+
+#include "mc_types.h"
+
+#define MC_MAX_DIMS	8
+#define MC_MAX_NODES	(1u << 24)
+#define MC_NO_NODE	0xffffffffu
+
+enum mc_links {
+	MC_LINKS_UNI = 0,	/* one +1 channel per dimension and node */
+	MC_LINKS_BI = 1,	/* +1 and -1 channels */
+};
+
+struct mc_torus {
+	u8 n;			/* number of dimensions */
+	u8 links;		/* enum mc_links */
+	bool regular;		/* every radix equal */
+	u16 k[MC_MAX_DIMS];	/* k[i]: radix of dimension i (sigma_i) */
+	u32 stride[MC_MAX_DIMS];/* index weight of dimension i */
+	u32 nodes;
+};
+
+/*
+ * Set up @t for n dimensions with radices k[0..n-1] (k[i] for sigma_i).
+ * Returns 0, or -EINVAL / -E2BIG with a reason in *@why when @why is set.
+ */
+int mc_torus_init(struct mc_torus *t, unsigned int n, const u16 *k,
+		  enum mc_links links, const char **why);
+
+static inline u32 mc_sigma(const struct mc_torus *t, u32 node, unsigned int d)
+{
+	return (node / t->stride[d]) % t->k[d];
+}
+
+void mc_node_coords(const struct mc_torus *t, u32 node, u16 *sigma);
+/* Returns MC_NO_NODE when a coordinate is out of range. */
+u32 mc_node_index(const struct mc_torus *t, const u16 *sigma);
+
+/* The neighbour of @node one step in dimension @d, direction @dir (+1/-1). */
+u32 mc_neighbour(const struct mc_torus *t, u32 node, unsigned int d, int dir);
+
+/* Minimal hop count from @a to @b under the torus' links. */
+u32 mc_distance(const struct mc_torus *t, u32 a, u32 b);
+
+#endif /* MC_TOPOLOGY_H */
