@@ -191,6 +191,8 @@ static int plan_input(struct mc_schedule *s, u32 src, const u32 *dst,
 
 	if (ndst == 0)
 		return plan_fail(why, "no destination");
+	if (ndst >= s->t->nodes)
+		return plan_fail(why, "more destinations than other nodes in the torus");
 	if (src >= s->t->nodes)
 		return plan_fail(why, "source outside the torus");
 	s->order[0] = src;
@@ -259,7 +261,7 @@ int mc_plan(struct mc_schedule *s, const struct mc_torus *t, enum mc_algo algo,
 	s->algo = algo;
 	s->routing = mc_algo_routing(t, algo);
 	s->r = algo == MC_ALGO_MUTORUS ? r : 0;
-	s->m = ndst + 1;
+	s->m = ndst < t->nodes ? ndst + 1 : 0;
 	s->nmsg = 0;
 	s->ndest = 0;
 	s->steps = 0;

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * What the mcastctl commands share: exit statuses and their entry points.
+ */
+#ifndef MCASTCTL_H
+#define MCASTCTL_H
+
+#include <stdio.h>
+
+/* The build passes the package version (dkms.conf) as MCAST_VERSION. */
+#ifdef MCAST_VERSION
+#define MCASTCTL_VERSION MCAST_VERSION
+#else
+#define MCASTCTL_VERSION "unknown"
+#endif
+
+/* Exit statuses, documented in mcastctl(8). */
+enum {
+	MCASTCTL_OK = 0,
+	MCASTCTL_EINPUT = 1,	/* an invalid value, unreadable file, no memory */
+	MCASTCTL_EUSAGE = 2,	/* unknown/missing/conflicting options */
+	MCASTCTL_EINTERNAL = 3,	/* a checker rejected a plan: a bug */
+};
+
+/* A command gets argv from its own name on (argv[0] is "plan"). */
+int cmd_plan(int argc, char **argv);
+void cmd_plan_usage(FILE *f);
+
+#endif /* MCASTCTL_H */
