@@ -7,7 +7,7 @@
 #define MC_HEAPSORT_H
 
 #define MC_DEFINE_HEAPSORT(name, type)					\
-static void name##_sift(type *a, size_t root, size_t n)			\
+static void name##_sift(type a[], size_t root, size_t n)			\
 {									\
 	for (;;) {							\
 		size_t child = 2 * root + 1;				\

@@ -1,0 +1,275 @@
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# mcast: top-level Makefile (GNU make).
+#
+#   make                 userspace into build/, and mcast.ko if kernel headers
+#                        are installed (otherwise says so and skips it)
+#   make check           unit tests and CLI tests under ASan/UBSan
+#   make demo            a few `mcastctl plan` examples from the dissertation
+#   make bench           build and run the benchmarks
+#   make module          mcast.ko only (fails without kernel headers)
+#   make modules_install install mcast.ko under $(INSTALL_MOD_PATH)/lib/modules/
+#                        <release>/$(INSTALL_MOD_DIR), then run $(DEPMOD)
+#                        unless staged (INSTALL_MOD_PATH set; DEPMOD=true
+#                        skips it too)
+#   make install         mcastctl into $(DESTDIR)$(BINDIR), and the module
+#                        (INSTALL_MOD_PATH defaults to $(DESTDIR))
+#   make checkpatch      checkpatch.pl over kmod/
+#   make sparse          the module build under sparse (C=2), no warnings allowed
+#   make clean
+#
+# Variables: CC, CFLAGS/EXTRA_CFLAGS/CPPFLAGS/LDFLAGS/LDLIBS (added after ours),
+# V=1 (verbose), W=1 (extra kernel warnings), DESTDIR, PREFIX, BINDIR,
+# KERNELRELEASE (default: the newest version with /lib/modules/*/build),
+# KDIR (default: /lib/modules/$(KERNELRELEASE)/build).
+
+# Variables set on our command line or in the environment (CC, CFLAGS,
+# EXTRA_CFLAGS, ...) must not leak into Kbuild, which has its own meaning for
+# several of them; what Kbuild needs is passed explicitly in KBUILD_ARGS.
+MAKEOVERRIDES :=
+unexport CC AR CFLAGS EXTRA_CFLAGS CPPFLAGS LDFLAGS LDLIBS
+
+.DEFAULT_GOAL := all
+.DELETE_ON_ERROR:
+.SUFFIXES:
+
+VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\{0,1\}\([^"]*\)"\{0,1\}$$/\1/p' dkms.conf)
+
+ifeq ($(V),1)
+Q :=
+quiet = @:
+else
+Q := @
+quiet = @printf '  %-8s %s\n'
+endif
+
+B := build
+
+# The kernel to build mcast.ko for: the newest one whose build tree is
+# installed.  Not `uname -r`: the build machines run another kernel than the
+# one the module is for.  DKMS passes KERNELRELEASE and KDIR itself.
+ifeq ($(origin KERNELRELEASE),undefined)
+KERNELRELEASE := $(shell for d in /lib/modules/*/build; do \
+	[ -f "$$d/Makefile" ] && basename "$$(dirname "$$d")"; \
+	done 2>/dev/null | sort -V | tail -n 1)
+endif
+KDIR ?= /lib/modules/$(KERNELRELEASE)/build
+HAVE_KDIR := $(wildcard $(KDIR)/Makefile)
+
+# ---------------------------------------------------------------- userspace
+
+CC ?= cc
+AR ?= ar
+CFLAGS ?=
+EXTRA_CFLAGS ?=
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+INSTALL ?= install
+
+WARN_CFLAGS := -Wall -Wextra -Werror
+INC_CFLAGS := -Ikmod/plan -Iinclude
+DEF_CFLAGS := -DMCAST_VERSION='"$(VERSION)"'
+SAN_CFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
+	      -fno-omit-frame-pointer
+
+# Ours first, the user's after, so `make CFLAGS=-O0` or `CFLAGS+=...` win.
+U_CFLAGS = -std=gnu11 -O2 -g $(WARN_CFLAGS) $(INC_CFLAGS) $(DEF_CFLAGS) \
+	   -MMD -MP $(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS)
+A_CFLAGS = -std=gnu11 -O1 -g $(SAN_CFLAGS) $(WARN_CFLAGS) $(INC_CFLAGS) \
+	   $(DEF_CFLAGS) -Itests/unit -MMD -MP $(CPPFLAGS) $(CFLAGS) \
+	   $(EXTRA_CFLAGS)
+U_LDFLAGS = $(LDFLAGS)
+A_LDFLAGS = $(SAN_CFLAGS) $(LDFLAGS)
+
+PLAN_SRCS  := $(sort $(wildcard kmod/plan/*.c))
+CTL_SRCS   := $(sort $(wildcard utils/mcastctl/*.c))
+BENCH_SRCS := $(sort $(wildcard tests/bench/*.c))
+UNIT_SRCS  := $(sort $(wildcard tests/unit/*.c))
+
+PLAN_OBJS   := $(PLAN_SRCS:%.c=$(B)/obj/%.o)
+CTL_OBJS    := $(CTL_SRCS:%.c=$(B)/obj/%.o)
+PLAN_AOBJS  := $(PLAN_SRCS:%.c=$(B)/asan/obj/%.o)
+CTL_AOBJS   := $(CTL_SRCS:%.c=$(B)/asan/obj/%.o)
+
+LIB      := $(B)/libmcplan.a
+ALIB     := $(B)/asan/libmcplan.a
+CTL      := $(if $(CTL_SRCS),$(B)/mcastctl)
+ACTL     := $(if $(CTL_SRCS),$(B)/asan/mcastctl)
+BENCHES  := $(BENCH_SRCS:tests/bench/%.c=$(B)/bench/%)
+UNITS    := $(UNIT_SRCS:tests/unit/%.c=$(B)/asan/unit/%)
+
+$(B)/obj/%.o: %.c
+	$(quiet) CC $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(U_CFLAGS) -c -o $@ $<
+
+$(B)/asan/obj/%.o: %.c
+	$(quiet) CC-ASAN $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(A_CFLAGS) -c -o $@ $<
+
+$(LIB): $(PLAN_OBJS)
+	$(quiet) AR $@
+	$(Q)rm -f $@
+	$(Q)$(AR) rcs $@ $^
+
+$(ALIB): $(PLAN_AOBJS)
+	$(quiet) AR $@
+	$(Q)rm -f $@
+	$(Q)$(AR) rcs $@ $^
+
+$(B)/mcastctl: $(CTL_OBJS) $(LIB)
+	$(quiet) LD $@
+	$(Q)$(CC) $(U_LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/asan/mcastctl: $(CTL_AOBJS) $(ALIB)
+	$(quiet) LD $@
+	$(Q)$(CC) $(A_LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/bench/%: $(B)/obj/tests/bench/%.o $(LIB)
+	$(quiet) LD $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(U_LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/asan/unit/%: $(B)/asan/obj/tests/unit/%.o $(ALIB)
+	$(quiet) LD $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(A_LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# Keep the objects of the pattern-built programs.
+.SECONDARY:
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)
+
+.PHONY: all userspace lib mcastctl benches
+all: userspace $(if $(HAVE_KDIR),module,module-skip)
+userspace: $(LIB) $(CTL) $(BENCHES)
+lib: $(LIB)
+mcastctl: $(CTL)
+benches: $(BENCHES)
+
+.PHONY: check unit
+unit: $(UNITS)
+check: $(UNITS) $(CTL) $(ACTL)
+	$(Q)UNIT_DIR=$(B)/asan/unit \
+	 MCASTCTL=$(if $(ACTL),$(CURDIR)/$(ACTL),$(CURDIR)/$(B)/mcastctl) \
+	 tests/run.sh
+
+.PHONY: bench
+bench: $(BENCHES)
+	$(Q)set -e; for b in $(BENCHES); do \
+		echo "== $$b"; ./$$b; \
+	done
+
+# The dissertation's worked examples: U-torus on a 10x10x10 unidirectional
+# torus from (8,4,5) (Sec. 4.4, Fig 4.10), and S-torus / Mu-torus(2) on the
+# 6x6 unidirectional torus of Figs 5.1 and 5.7 from (3,2).
+DEMO_10 := 4,9,3 1,9,7 1,0,2 8,5,4 4,8,9 9,0,5 3,5,5 9,0,1 8,0,5 1,6,4
+DEMO_6  := 0,5 4,5 3,4 5,4 4,3 1,2 2,1 5,1 1,0
+DEMO_JQ := {algorithm, steps, order: [.order[] | map(tostring) | join(",")], stats, verified}
+.PHONY: demo
+demo: $(B)/mcastctl
+	$(Q)set -e; run() { printf '\n$$ mcastctl %s\n' "$$*"; \
+		$(B)/mcastctl "$$@"; }; \
+	run plan -t torus:10x10x10 -a u-torus -s 8,4,5 \
+		$(foreach c,$(DEMO_10),-d $(c)) --tree; \
+	run plan -t torus:6x6 -a s-torus -s 3,2 $(foreach c,$(DEMO_6),-d $(c)); \
+	run plan -t torus:6x6 -a mu-torus:2 -s 3,2 $(foreach c,$(DEMO_6),-d $(c)); \
+	printf '\n$$ mcastctl plan -t torus:6x6 -a md-torus -s 3,2 %s --json' \
+		'$(foreach c,$(DEMO_6),-d $(c))'; \
+	if command -v jq > /dev/null; then printf " | jq '%s'\n" '$(DEMO_JQ)'; \
+	else echo; fi; \
+	$(B)/mcastctl plan -t torus:6x6 -a md-torus -s 3,2 \
+		$(foreach c,$(DEMO_6),-d $(c)) --json > $(B)/demo.json; \
+	if command -v jq > /dev/null; then jq '$(DEMO_JQ)' $(B)/demo.json; \
+	else cat $(B)/demo.json; fi
+
+.PHONY: install install-bin
+install: install-bin $(if $(HAVE_KDIR),modules_install,module-skip)
+install-bin: $(CTL)
+	$(INSTALL) -d $(DESTDIR)$(BINDIR)
+	$(if $(CTL),$(INSTALL) -m 0755 $(CTL) $(DESTDIR)$(BINDIR)/mcastctl)
+
+# ------------------------------------------------------------------- kernel
+
+KBUILD_ARGS = -C $(KDIR) M=$(CURDIR) \
+	$(if $(V),V=$(V)) $(if $(W),W=$(W)) $(if $(C),C=$(C)) \
+	$(if $(KCFLAGS),KCFLAGS='$(KCFLAGS)') \
+	$(if $(INSTALL_MOD_PATH),INSTALL_MOD_PATH=$(INSTALL_MOD_PATH)) \
+	$(if $(INSTALL_MOD_DIR),INSTALL_MOD_DIR=$(INSTALL_MOD_DIR))
+
+# Debian's header packages have no System.map, so Kbuild's modules_install
+# skips depmod: we run it ourselves.  They have no signing key either:
+# without one, do not let modules_install try (and fail noisily) to sign.
+DEPMOD ?= /sbin/depmod
+INSTALL_MOD_PATH ?= $(DESTDIR)
+KREL = $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"$$/\1/p' \
+	 $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
+KSIGN_ARGS = $(if $(wildcard $(KDIR)/certs/signing_key.pem \
+	       $(KDIR)/output/signing_key.pem),,CONFIG_MODULE_SIG_ALL=)
+
+.PHONY: module modules modules_install module-skip no-kdir
+module modules: $(if $(HAVE_KDIR),,no-kdir)
+	$(MAKE) $(KBUILD_ARGS) modules
+
+modules_install: $(if $(HAVE_KDIR),module,no-kdir)
+	$(MAKE) $(KBUILD_ARGS) $(KSIGN_ARGS) DEPMOD=true modules_install
+	$(Q)if [ -n "$(INSTALL_MOD_PATH)" ]; then \
+		echo "mcast: staged install, not running depmod"; \
+	elif [ -x "$$(command -v $(DEPMOD))" ]; then \
+		echo "$(DEPMOD) -a $(KREL)"; $(DEPMOD) -a $(KREL); \
+	else echo "mcast: $(DEPMOD) not found, skipping depmod" >&2; fi
+
+module-skip:
+	@echo "mcast: no kernel headers found ($(if $(KERNELRELEASE),$(KDIR),/lib/modules/*/build)):" \
+	      "skipping mcast.ko; install linux-headers-amd64 or set KDIR" >&2
+
+no-kdir:
+	@echo "mcast: no kernel build tree at $(if $(KERNELRELEASE),$(KDIR),/lib/modules/*/build);" \
+	      "install linux-headers-amd64 or set KERNELRELEASE/KDIR" >&2
+	@false
+
+KMOD_SRCS = $(sort $(shell find kmod -name '*.[ch]'))
+
+# checkpatch.pl and its data files, from Debian's linux-source-6.1 tarball.
+LINUX_SOURCE_TAR ?= /usr/src/linux-source-6.1.tar.xz
+CHECKPATCH := $(B)/checkpatch/scripts/checkpatch.pl
+CHECKPATCH_FLAGS ?= --no-tree --quiet --show-types
+
+$(CHECKPATCH):
+	@test -f $(LINUX_SOURCE_TAR) || { echo "mcast: $(LINUX_SOURCE_TAR) missing;" \
+		"install linux-source-6.1" >&2; false; }
+	$(quiet) EXTRACT $(@D)
+	$(Q)mkdir -p $(B)/checkpatch
+	$(Q)tar -xJf $(LINUX_SOURCE_TAR) -C $(B)/checkpatch --strip-components=1 \
+		--wildcards '*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
+		'*/scripts/const_structs.checkpatch'
+	$(Q)touch $@
+
+.PHONY: checkpatch sparse
+checkpatch: $(CHECKPATCH)
+	$(Q)rc=0; for f in $(KMOD_SRCS); do \
+		perl $(CHECKPATCH) $(CHECKPATCH_FLAGS) -f $$f || rc=1; \
+	done; exit $$rc
+
+# Every file is checked (C=2) whether rebuilt or not; any diagnostic fails.
+sparse: $(if $(HAVE_KDIR),,no-kdir)
+	$(Q)mkdir -p $(B)
+	$(Q)$(MAKE) $(KBUILD_ARGS) C=2 modules > $(B)/sparse.log 2>&1; rc=$$?; \
+	cat $(B)/sparse.log; \
+	if [ $$rc -ne 0 ]; then exit $$rc; fi; \
+	if grep -E '(warning|error):' $(B)/sparse.log > /dev/null; then \
+		echo "mcast: sparse reported problems" >&2; exit 1; fi
+
+# ------------------------------------------------------------------- clean
+
+.PHONY: clean module-clean
+clean: module-clean
+	$(Q)rm -rf $(B)
+
+# Kbuild's output in the source tree (whichever kernel it was built for).
+module-clean:
+	$(Q)rm -f mcast.ko mcast.mod mcast.mod.c mcast.mod.o mcast.o \
+		.module-common.o Module.symvers modules.order .*.cmd
+	$(Q)find kmod \( -name '*.o' -o -name '.*.cmd' -o -name '*.o.d' \) \
+		-type f -delete
