@@ -1,0 +1,101 @@
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# TAP helpers for the guest tests (POSIX sh; run by busybox sh in the VM).
+# A test sources it with `. /tests/tap.sh`, prints its plan with `plan N`
+# (or `done_testing` at the end), and finishes with `tap_exit`.
+#
+# Every assertion prints one `ok N - desc` / `not ok N - desc` line; on
+# failure, what the command printed follows as `#` diagnostics, so the host's
+# report says why without a second run.
+
+_tap_n=0
+_tap_failed=0
+
+# Debian's static busybox sh runs its own applets ahead of programs in PATH,
+# so a plain `ip` or `tc` would be busybox's (no netns, no netem).  Functions
+# win over applets: one per program in /usr/local/bin (iproute2's ip and tc,
+# our programs).  A `sh -c` inside a test does not inherit them; give it
+# the full path.
+for _p in /usr/local/bin/*; do
+	case ${_p##*/} in
+	*[!A-Za-z0-9_]* | [0-9]*) continue ;;
+	esac
+	[ -x "$_p" ] && eval "${_p##*/}() { \"$_p\" \"\$@\"; }"
+done
+unset _p
+
+plan() {
+	echo "1..$1"
+}
+
+# All tests skipped (e.g. a kernel feature is missing): plan 0 with a reason.
+skip_all() {
+	echo "1..0 # SKIP $*"
+	exit 0
+}
+
+diag() {
+	printf '%s\n' "$@" | sed '/^$/d; s/^/# /'
+}
+
+pass() {
+	_tap_n=$((_tap_n + 1))
+	echo "ok $_tap_n - $1"
+}
+
+# fail DESC [DIAGNOSTIC...]
+fail() {
+	_tap_n=$((_tap_n + 1))
+	_tap_failed=$((_tap_failed + 1))
+	echo "not ok $_tap_n - $1"
+	shift
+	[ $# -eq 0 ] || diag "$@"
+}
+
+skip() {
+	_tap_n=$((_tap_n + 1))
+	echo "ok $_tap_n - $1 # SKIP ${2:-}"
+}
+
+# run_ok DESC CMD [ARG...]: passes if CMD exits 0.
+run_ok() {
+	_d=$1
+	shift
+	if _out=$("$@" 2>&1); then
+		pass "$_d"
+	else
+		_rc=$?
+		fail "$_d" "\`$*\` exited with status $_rc" "$_out"
+	fi
+}
+
+# run_fails DESC CMD [ARG...]: passes if CMD exits non-zero (bad inputs
+# must be refused).
+run_fails() {
+	_d=$1
+	shift
+	if _out=$("$@" 2>&1); then
+		fail "$_d" "\`$*\` succeeded but should have failed" "$_out"
+	else
+		pass "$_d"
+	fi
+}
+
+# is GOT EXPECTED DESC
+is() {
+	if [ "$1" = "$2" ]; then
+		pass "$3"
+	else
+		fail "$3" "got:      '$1'" "expected: '$2'"
+	fi
+}
+
+done_testing() {
+	echo "1..$_tap_n"
+}
+
+# Exit status for the host: non-zero if any assertion failed.
+tap_exit() {
+	[ "$_tap_failed" -eq 0 ]
+	exit $?
+}

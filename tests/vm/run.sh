@@ -1,0 +1,405 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# The VM test harness (see tests/vm/README).  For each installed kernel it
+# builds mcast.ko, packs an initramfs (busybox, the module, the in-tree
+# modules and userspace programs the tests need, tests/vm/guest/*.t), boots
+# it under QEMU with TCG (the build machines cannot load modules and a KVM
+# boot hangs) and turns what the guest prints on its serial console into
+# one TAP stream on stdout.  Exits non-zero if anything failed.
+
+set -euo pipefail
+
+usage() {
+	cat <<EOF
+usage: tests/vm/run.sh [--kernel VER] [--keep] [--shell] [TEST...]
+
+  --kernel VER  only this kernel (default: every VER with /boot/vmlinuz-VER
+                and /lib/modules/VER/build)
+  --keep        keep build/vm/VER/{root,initramfs.cpio.gz} after a clean run
+  --shell       boot one kernel into an interactive busybox shell on this
+                terminal instead of running the tests (quit QEMU: Ctrl-A x)
+  TEST          guest tests to run, e.g. module_load (default: all of
+                tests/vm/guest/*.t)
+
+Environment: VM_TIMEOUT (s per boot, default 600), TEST_TIMEOUT (s per guest
+test, default 300), VM_MEM (MiB, default 1024), QEMU, VM_OUT (work directory,
+default build/vm).
+EOF
+}
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+OUT=${VM_OUT:-$REPO/build/vm}
+
+# In-tree modules the guest tests may modprobe.  Their dependencies, and
+# mcast.ko's, are added from the kernel's modules.dep.
+IN_TREE_MODULES=(veth bridge sch_netem)
+# Userspace programs, relative to build/, put in the guest's /usr/local/bin.
+GUEST_PROGS=(mcastctl)
+# Host programs put there too (tap.sh makes them win over busybox's applets
+# of the same name): busybox ip has no netns, busybox tc no netem.
+HOST_PROGS=(ip tc)
+# Host files and directories copied to the same path (tc's netem delay
+# distribution tables).
+HOST_DATA=(/usr/lib/x86_64-linux-gnu/tc)
+
+VM_TIMEOUT=${VM_TIMEOUT:-600}
+TEST_TIMEOUT=${TEST_TIMEOUT:-300}
+VM_MEM=${VM_MEM:-1024}
+QEMU=${QEMU:-qemu-system-x86_64}
+# -nic none: no NIC to probe (tests make their own veths); the kernel and
+# init print on ttyS0, which -nographic puts on QEMU's stdio.
+QEMU_ARGS=(-accel tcg -m "$VM_MEM" -smp 2 -nographic -no-reboot -nic none)
+APPEND="console=ttyS0 panic=-1 oops=panic quiet loglevel=4"
+MARK=@@MCAST-VM # the guest's markers; keep in sync with guest/init
+
+# Kernel log lines that fail a boot: DESIGN.md §5's list, plus the other
+# ways a kernel reports a bug.
+BAD_LOG='BUG:|WARNING:|Oops|Call Trace|refcount_t|kernel BUG at|Kernel panic|UBSAN:|KASAN:'
+
+ntests=0
+nfailed=0
+keep=0
+shell=0
+kernels=()
+tests=()
+timings=()
+
+# ------------------------------------------------------------------ output
+
+tap() { # STATUS DESCRIPTION
+	ntests=$((ntests + 1))
+	if [ "$1" != ok ]; then
+		nfailed=$((nfailed + 1))
+	fi
+	printf '%s %d - %s\n' "$1" "$ntests" "$2"
+}
+
+diag() {
+	printf '%s\n' "$@" | sed 's/^/# /'
+}
+
+# A broken setup (not a test failure): say so in TAP and on stderr.
+die() {
+	echo "Bail out! $*"
+	echo "tests/vm/run.sh: $*" >&2
+	exit 2
+}
+
+now_ms() {
+	date +%s%3N
+}
+
+# ------------------------------------------------------------------ setup
+
+installed_kernels() {
+	local d ver
+	for d in /lib/modules/*/; do
+		ver=$(basename "$d")
+		if [ -f "/boot/vmlinuz-$ver" ] && [ -f "$d/build/Makefile" ]; then
+			echo "$ver"
+		fi
+	done | sort -V
+}
+
+parse_args() {
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--kernel)
+			[ $# -ge 2 ] || { usage >&2; exit 2; }
+			kernels=("$2")
+			shift 2
+			;;
+		--kernel=*) kernels=("${1#--kernel=}"); shift ;;
+		--keep) keep=1; shift ;;
+		--shell) shell=1; shift ;;
+		-h | --help) usage; exit 0 ;;
+		--) shift; tests+=("$@"); break ;;
+		-*) usage >&2; exit 2 ;;
+		*) tests+=("$1"); shift ;;
+		esac
+	done
+}
+
+# The guest test files: the named ones (module_load, module_load.t or a
+# path), or all.
+select_tests() {
+	local t name sel=()
+	if [ ${#tests[@]} -eq 0 ]; then
+		for t in "$HERE"/guest/*.t; do
+			sel+=("$t")
+		done
+	else
+		for t in "${tests[@]}"; do
+			name=$(basename "$t" .t)
+			[ -f "$HERE/guest/$name.t" ] || die "no guest test $HERE/guest/$name.t"
+			sel+=("$HERE/guest/$name.t")
+		done
+	fi
+	tests=("${sel[@]}")
+}
+
+# Missing tools or kernels skip the whole run (TAP's `1..0 # SKIP`) rather
+# than fail it: nothing here says mcast is broken.
+preflight() {
+	local ver
+	if ! command -v "$QEMU" > /dev/null; then
+		echo "1..0 # SKIP $QEMU not installed (apt-get install qemu-system-x86)"
+		exit 0
+	fi
+	if [ ${#kernels[@]} -eq 0 ]; then
+		mapfile -t kernels < <(installed_kernels)
+		if [ ${#kernels[@]} -eq 0 ]; then
+			echo "1..0 # SKIP no kernel with /boot/vmlinuz-VER and /lib/modules/VER/build" \
+			     "(apt-get install linux-image-amd64 linux-headers-amd64)"
+			exit 0
+		fi
+	fi
+	for ver in "${kernels[@]}"; do
+		[ -r "/boot/vmlinuz-$ver" ] || die "cannot read /boot/vmlinuz-$ver"
+		[ -f "/lib/modules/$ver/build/Makefile" ] || die "no /lib/modules/$ver/build"
+	done
+	# The guest has no libc of its own: busybox must be the static one.
+	if ldd "$(command -v busybox)" > /dev/null 2>&1; then
+		die "busybox is dynamically linked; apt-get install busybox-static"
+	fi
+}
+
+# ------------------------------------------------------------------ builds
+
+build_userspace() {
+	if make -C "$REPO" userspace > "$OUT/userspace.log" 2>&1; then
+		tap ok "userspace programs for the guest build"
+	else
+		tap "not ok" "userspace programs for the guest build"
+		diag "\`make userspace\` failed; last lines of $OUT/userspace.log:"
+		tail -n 20 "$OUT/userspace.log" | sed 's/^/#   /'
+	fi
+}
+
+# A copy of the sources to build mcast.ko in.  The Makefile builds it in
+# its own directory whatever the kernel, so building in the repo would race
+# with a developer's `make` (or `make clean`) and leave the repo's mcast.ko
+# built for whichever kernel we tested last.  rsync keeps the objects
+# (excluded, so not deleted), so rebuilds stay incremental.
+snapshot_sources() { # DIR
+	mkdir -p "$1"
+	rsync -a --delete --exclude=/build/ --exclude=/.git/ \
+		--exclude='*.o' --exclude='*.o.d' --exclude='*.ko' \
+		--exclude='*.mod' --exclude='*.mod.c' --exclude='.*.cmd' \
+		--exclude='.*.d' --exclude=Module.symvers --exclude=modules.order \
+		"$REPO/" "$1/"
+}
+
+# Builds mcast.ko for VER with the Makefile's `module` target and copies it
+# to DIR/mcast.ko.
+build_module() { # VER DIR
+	local ver=$1 dir=$2 vermagic src=$2/src
+	local desc="[$ver] mcast.ko builds"
+
+	snapshot_sources "$src"
+	if ! make -C "$src" module KERNELRELEASE="$ver" \
+		KDIR="/lib/modules/$ver/build" > "$dir/build.log" 2>&1; then
+		tap "not ok" "$desc"
+		diag "\`make module\` failed; last lines of $dir/build.log:"
+		tail -n 20 "$dir/build.log" | sed 's/^/#   /'
+		return 1
+	fi
+	# The vermagic check catches a module built against another kernel.
+	vermagic=$(modinfo -F vermagic "$src/mcast.ko")
+	if [ "${vermagic%% *}" != "$ver" ]; then
+		tap "not ok" "$desc"
+		diag "$src/mcast.ko has vermagic '$vermagic'"
+		return 1
+	fi
+	cp "$src/mcast.ko" "$dir/mcast.ko"
+	tap ok "$desc"
+}
+
+# ------------------------------------------------------------------ rootfs
+
+stage_busybox() { # ROOT
+	local root=$1 applet
+	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin}
+	cp "$(command -v busybox)" "$root/bin/busybox"
+	while read -r applet; do
+		# The list names busybox itself too.
+		[ "$applet" = bin/busybox ] || ln -sf /bin/busybox "$root/$applet"
+	done < <(busybox --list-full)
+}
+
+# Busybox insmod/modprobe may not read compressed modules: unpack them.
+copy_module() { # SRC DST
+	mkdir -p "$(dirname "$2")"
+	case $1 in
+	*.ko) cp "$1" "$2" ;;
+	*.ko.xz) xz -dc "$1" > "$2" ;;
+	*.ko.gz) gzip -dc "$1" > "$2" ;;
+	*.ko.zst) zstd -qdc "$1" > "$2" ;;
+	*) die "unknown module format: $1" ;;
+	esac
+}
+
+# mcast.ko goes to extra/ (tests find it as $MCAST_KO); the in-tree modules
+# listed above and every module they or mcast.ko depend on go to their
+# usual place; depmod then writes a modules.dep for busybox modprobe.
+stage_modules() { # VER ROOT KO
+	local ver=$1 root=$2 ko=$3
+	local mdir=$root/lib/modules/$ver deps cmd path rest mods=()
+
+	mkdir -p "$mdir/extra"
+	cp "$ko" "$mdir/extra/mcast.ko"
+	IFS=, read -ra mods <<< "$(modinfo -F depends "$ko")"
+	mods+=("${IN_TREE_MODULES[@]}")
+	if [ ${#mods[@]} -gt 0 ]; then
+		deps=$(modprobe -S "$ver" --show-depends -a "${mods[@]}" 2>&1) ||
+			die "modprobe -S $ver --show-depends ${mods[*]}: $deps"
+		while read -r cmd path rest; do
+			[ "$cmd" = insmod ] || continue # "builtin NAME"
+			rest=${path#*/lib/modules/"$ver"/}
+			copy_module "$path" "$mdir/${rest%.ko*}.ko"
+		done <<< "$deps"
+	fi
+	cp "/lib/modules/$ver"/modules.{order,builtin,builtin.modinfo} "$mdir/"
+	depmod -b "$root" "$ver"
+}
+
+# PROG into the guest's /usr/local/bin, with the shared libraries and the
+# loader ldd says it needs at their host paths.
+stage_program() { # ROOT PROG
+	local root=$1 prog=$2 lib
+	cp "$prog" "$root/usr/local/bin/"
+	for lib in $(ldd "$prog" 2>/dev/null | grep -o '/[^ ]*' || true); do
+		if [ ! -e "$root$lib" ]; then
+			mkdir -p "$root$(dirname "$lib")"
+			cp -L "$lib" "$root$lib"
+		fi
+	done
+}
+
+stage_programs() { # ROOT
+	local root=$1 prog path
+	mkdir -p "$root/usr/local/bin"
+	for prog in "${GUEST_PROGS[@]}"; do
+		if [ -x "$REPO/build/$prog" ]; then
+			stage_program "$root" "$REPO/build/$prog"
+		else
+			diag "note: build/$prog missing: not in the guest"
+		fi
+	done
+	for prog in "${HOST_PROGS[@]}"; do
+		if path=$(command -v "$prog"); then
+			stage_program "$root" "$path"
+		else
+			diag "note: $prog not installed on the host: the guest has busybox's"
+		fi
+	done
+	for path in "${HOST_DATA[@]}"; do
+		if [ -e "$path" ]; then
+			mkdir -p "$root$(dirname "$path")"
+			cp -a "$path" "$root$path"
+		fi
+	done
+}
+
+stage_rootfs() { # VER ROOT KO
+	local ver=$1 root=$2 ko=$3
+	rm -rf "$root"
+	mkdir -p "$root"/{dev,proc,sys,tmp,run,etc,tests}
+	stage_busybox "$root"
+	stage_modules "$ver" "$root" "$ko"
+	stage_programs "$root"
+	cp "$HERE/guest/init" "$root/init"
+	cp "$HERE/guest/tap.sh" "${tests[@]}" "$root/tests/"
+	chmod 755 "$root/init"
+}
+
+pack_initramfs() { # ROOT IMAGE
+	(cd "$1" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |
+		gzip -1 > "$2"
+}
+
+# ------------------------------------------------------------------ boot
+
+boot() { # VER IMAGE LOG
+	timeout --kill-after=10 "$VM_TIMEOUT" "$QEMU" "${QEMU_ARGS[@]}" \
+		-kernel "/boot/vmlinuz-$1" -initrd "$2" \
+		-append "$APPEND mcast_test_timeout=$TEST_TIMEOUT" \
+		< /dev/null > "$3" 2>&1
+}
+
+# Numbers console.awk's records into our TAP stream.
+emit_records() {
+	local line kind rest
+	while IFS= read -r line; do
+		kind=${line%%$'\t'*}
+		rest=${line#*$'\t'}
+		case $kind in
+		T) tap "${rest%%$'\t'*}" "${rest#*$'\t'}" ;;
+		D) printf '%s\n' "$rest" ;;
+		esac
+	done
+}
+
+test_kernel() { # VER
+	local ver=$1 dir=$OUT/$1 t0 t1 qrc=0 failed_before=$nfailed
+	mkdir -p "$dir"
+	build_module "$ver" "$dir" || return 0
+	stage_rootfs "$ver" "$dir/root" "$dir/mcast.ko"
+	pack_initramfs "$dir/root" "$dir/initramfs.cpio.gz"
+
+	diag "[$ver] booting; console: $dir/console.log"
+	t0=$(now_ms)
+	boot "$ver" "$dir/initramfs.cpio.gz" "$dir/console.log" || qrc=$?
+	t1=$(now_ms)
+	emit_records < <(awk -v ver="$ver" -v mark="$MARK" -v bad="$BAD_LOG" \
+		-v qrc="$qrc" -v timeout="$VM_TIMEOUT" -v logfile="$dir/console.log" \
+		-f "$HERE/console.awk" "$dir/console.log")
+	timings+=("[$ver] boot, tests and power-off: $(((t1 - t0) / 1000)).$(((t1 - t0) % 1000 / 100)) s")
+
+	if [ "$keep" = 0 ] && [ "$nfailed" = "$failed_before" ]; then
+		rm -rf "$dir/root" "$dir/initramfs.cpio.gz"
+	fi
+}
+
+# Boots the first kernel with the tests in /tests and a shell on this
+# terminal; no timeout, no TAP.
+run_shell() {
+	local ver=${kernels[0]} dir=$OUT/${kernels[0]}
+	[ ${#kernels[@]} -eq 1 ] || echo "booting $ver (choose with --kernel)" >&2
+	mkdir -p "$dir"
+	make -C "$REPO" userspace > "$OUT/userspace.log" 2>&1 ||
+		echo "warning: make userspace failed, see $OUT/userspace.log" >&2
+	build_module "$ver" "$dir" > /dev/null || die "mcast.ko does not build: $dir/build.log"
+	stage_rootfs "$ver" "$dir/root" "$dir/mcast.ko"
+	pack_initramfs "$dir/root" "$dir/initramfs.cpio.gz"
+	exec "$QEMU" "${QEMU_ARGS[@]}" -kernel "/boot/vmlinuz-$ver" \
+		-initrd "$dir/initramfs.cpio.gz" \
+		-append "$APPEND mcast_shell=1"
+}
+
+main() {
+	local ver t0
+	parse_args "$@"
+	select_tests
+	preflight
+	mkdir -p "$OUT"
+	# One run at a time: builds share the repo root and build/vm.
+	exec 9> "$OUT/.lock"
+	flock 9
+
+	if [ "$shell" = 1 ]; then
+		run_shell
+	fi
+	t0=$(now_ms)
+	build_userspace
+	for ver in "${kernels[@]}"; do
+		test_kernel "$ver"
+	done
+	echo "1..$ntests"
+	diag "${timings[@]}" "whole run: $((($(now_ms) - t0) / 1000)) s"
+	[ "$nfailed" -eq 0 ] || exit 1
+}
+
+main "$@"
