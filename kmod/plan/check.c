@@ -37,11 +37,35 @@ static void pass(struct mc_check_result *res)
 	res->node = NONE;
 }
 
+/*
+ * The indices every checker follows are in range: messages' senders and
+ * destination ranges, destinations' positions.  Checked before anything
+ * reads through them.
+ */
+static bool shape_ok(const struct mc_schedule *s)
+{
+	u32 i, j;
+
+	for (i = 0; i < s->nmsg; i++) {
+		const struct mc_msg *mm = &s->msg[i];
+
+		if (mm->from >= s->m || mm->first > s->ndest ||
+		    mm->count > s->ndest - mm->first)
+			return false;
+		for (j = mm->first; j < mm->first + mm->count; j++)
+			if (s->dest[j].pos >= s->m)
+				return false;
+	}
+	return true;
+}
+
 u64 mc_schedule_hops(const struct mc_schedule *s)
 {
 	u64 hops = 0;
 	u32 i, j;
 
+	if (!shape_ok(s))
+		return 0;
 	for (i = 0; i < s->nmsg; i++) {
 		u32 cur = s->order[s->msg[i].from];
 
@@ -55,12 +79,13 @@ u64 mc_schedule_hops(const struct mc_schedule *s)
 	return hops;
 }
 
+/* One spare word lets the contention checker align its u64 keys. */
 u64 mc_check_ws_words(const struct mc_schedule *s, bool contention)
 {
 	u64 words = 5 * (u64)s->m;
 
 	if (contention)
-		words += 2 * mc_schedule_hops(s);
+		words += 2 * mc_schedule_hops(s) + 1;
 	return words;
 }
 
@@ -229,6 +254,9 @@ int mc_check_cover(const struct mc_schedule *s, u32 *ws,
 	struct cover_ws w;
 	int err;
 
+	if (!shape_ok(s))
+		return fail(res, "index out of range in the schedule", NONE,
+			    NONE, NONE);
 	cover_ws_init(&w, ws, s->m);
 	err = check_order(s, &w, res);
 	if (!err)
@@ -328,6 +356,9 @@ int mc_check_routes(const struct mc_schedule *s, struct mc_check_result *res)
 	const char *why;
 	u32 i, j;
 
+	if (!shape_ok(s))
+		return fail(res, "index out of range in the schedule", NONE,
+			    NONE, NONE);
 	for (i = 0; i < s->nmsg; i++) {
 		u32 cur = s->order[s->msg[i].from];
 		u8 alpha = MC_VC_P;
@@ -427,15 +458,17 @@ static bool one_sender(const struct mc_schedule *s, const u64 *key, u64 g,
 int mc_check_contention(const struct mc_schedule *s, u32 *ws,
 			struct mc_check_result *res)
 {
-	u64 *key = (u64 *)ws;	/* ws is 8-byte aligned: it comes from an allocator */
 	u64 hops = mc_schedule_hops(s), n, g, e, i, j;
+	u32 *cov = ws + 2 * hops + 1;
 	struct cover_ws w;
+	u64 *key;
 	int err;
 
-	cover_ws_init(&w, ws + 2 * hops, s->m);
-	err = mc_check_cover(s, ws + 2 * hops, res);
+	err = mc_check_cover(s, cov, res);
 	if (err)
 		return err;
+	cover_ws_init(&w, cov, s->m);
+	key = (u64 *)(ws + ((unsigned long)ws & 7 ? 1 : 0));
 	n = collect_channels(s, key, hops);
 	if (n == 0 && hops != 0)
 		return fail(res, "path is not minimal", NONE, NONE, NONE);
