@@ -4,7 +4,9 @@
  *
  * Module entry.  At load the planning core plans the dissertation's U-torus
  * example (Sec. 4.4, Fig 4.10) and the checkers verify the schedule; a
- * wrong answer fails the load.
+ * wrong answer fails the load.  Then the parts come up in order, each
+ * depending on the one before: per-netns node state (net.c), the generic
+ * netlink family (genl.c), /dev/mcast (dev.c); they go down in reverse.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -14,6 +16,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 
+#include "mcast.h"
 #include "check.h"
 #include "schedule.h"
 
@@ -156,12 +159,30 @@ static int __init mcast_init(void)
 		       err);
 		return err == -ENOMEM ? err : -EINVAL;
 	}
+	err = mcast_net_init();
+	if (err)
+		return err;
+	err = mcast_genl_init();
+	if (err)
+		goto err_net;
+	err = mcast_dev_init();
+	if (err)
+		goto err_genl;
 	pr_info("version " MCAST_VERSION " loaded, planning core self-test passed\n");
 	return 0;
+
+err_genl:
+	mcast_genl_exit();
+err_net:
+	mcast_net_exit();
+	return err;
 }
 
 static void __exit mcast_exit(void)
 {
+	mcast_dev_exit();
+	mcast_genl_exit();
+	mcast_net_exit();
 }
 
 module_init(mcast_init);

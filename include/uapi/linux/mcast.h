@@ -1,0 +1,324 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note OR MIT */
+/*
+ * mcast: topology-aware multicast, the kernel ABI.
+ *
+ * One header for the module, libmcast and the tools:
+ *   - /dev/mcast ioctls (and io_uring commands) for applications;
+ *   - the "mcast" generic netlink family for configuration, statistics
+ *     and notifications.
+ *
+ * Rules that keep it stable: ioctl structs start with their size and
+ * have fixed-width fields; flags and reserved fields the kernel does not
+ * know must be zero (-EINVAL otherwise); a larger struct from a newer
+ * caller is accepted only if its tail is zero (-E2BIG otherwise).
+ * Netlink enums are append-only and start with _UNSPEC = 0.
+ *
+ * Coordinates are arrays indexed by dimension: coord[i] is sigma_i, the
+ * LAST element of a tuple as the dissertation prints it.  A node id is
+ * the index sum(coord[i] * prod(dims[j], j < i)).
+ */
+#ifndef _UAPI_LINUX_MCAST_H
+#define _UAPI_LINUX_MCAST_H
+
+#include <linux/types.h>
+#include <linux/ioctl.h>
+
+#define MCAST_ABI_VERSION	1
+#define MCAST_DEVICE_NAME	"mcast"		/* /dev/mcast */
+
+#define MCAST_MAX_DIMS		8
+#define MCAST_MAX_NODES		(1u << 24)
+#define MCAST_MAX_MSG		(4u << 20)	/* bytes in one message */
+#define MCAST_MAX_IOV		64
+#define MCAST_MAX_DESTS		65536		/* nodes in one explicit list */
+#define MCAST_MAX_MEMBERS	4096		/* nodes in one group (netlink) */
+#define MCAST_NO_NODE		0xffffffffu
+#define MCAST_NO_GROUP		0u		/* group ids start at 1 */
+
+enum mcast_topo_kind {
+	MCAST_TOPO_NONE = 0,		/* node not configured yet */
+	MCAST_TOPO_TORUS = 1,
+};
+
+enum mcast_links {
+	MCAST_LINKS_UNI = 0,
+	MCAST_LINKS_BI = 1,
+};
+
+/* ---- ioctls on /dev/mcast ------------------------------------------ */
+
+#define MCAST_IOC_MAGIC		0xB8
+
+/* mcast_info.caps */
+#define MCAST_CAP_LOCAL		(1u << 0)	/* delivers to local members */
+#define MCAST_CAP_URING		(1u << 1)	/* io_uring send/receive */
+
+struct mcast_info {
+	__u32 size;		/* in: sizeof(struct mcast_info) */
+	__u32 abi_version;	/* out: MCAST_ABI_VERSION */
+	__u32 caps;		/* out: MCAST_CAP_* */
+	__u32 node_id;		/* out: MCAST_NO_NODE until configured */
+	__u8 kind;		/* out: enum mcast_topo_kind */
+	__u8 links;		/* out: enum mcast_links */
+	__u8 ndims;		/* out */
+	__u8 reserved0;
+	__u16 dims[MCAST_MAX_DIMS];	/* out: dims[i] is the radix of sigma_i */
+	__u16 coord[MCAST_MAX_DIMS];	/* out: this node's coordinate */
+	__u32 rxq_limit;	/* out: messages a file's receive queue holds */
+	__u32 max_msg;		/* out: MCAST_MAX_MSG */
+	__u32 reserved[6];
+};
+
+/*
+ * MCAST_IOC_JOIN / MCAST_IOC_LEAVE: this file joins or leaves a group of
+ * its node.  JOIN: -ENOENT if the node has no such group, -EALREADY if
+ * this file joined it already.  LEAVE: -ENOENT if the node has no such
+ * group, -ENOTCONN if this file has not joined it.  Group 0: -EINVAL.
+ * Deleting a group (MCAST_CMD_GROUP_DEL) makes its local members leave.
+ */
+struct mcast_group_req {
+	__u32 size;		/* sizeof(struct mcast_group_req) */
+	__u32 flags;		/* none defined: 0 */
+	__u32 group;
+	__u32 reserved;
+};
+
+/* mcast_send.flags */
+#define MCAST_SEND_NODES	(1u << 0)	/* to nodes[], not to a group */
+#define MCAST_SEND_LOOPBACK	(1u << 1)	/* the sending file gets it too */
+
+struct mcast_iov {
+	__u64 base;		/* user pointer */
+	__u64 len;
+};
+
+/*
+ * MCAST_IOC_SEND: the iovecs are gathered into one message (at most
+ * MCAST_MAX_IOV of them, else -EINVAL; at most MCAST_MAX_MSG bytes in
+ * all, else -EMSGSIZE; zero bytes is a valid message) and given the
+ * node's next sequence number, returned in seq; the ioctl returns 0.
+ *   To a group (flags without MCAST_SEND_NODES; nodes and nnodes 0): the
+ *   group must exist on this node (-ENOENT; group 0 is -EINVAL).  Every
+ *   local file that joined it gets the message once.
+ *   To a node list (MCAST_SEND_NODES; group 0): every id must be a node of
+ *   the torus and none repeated, nnodes <= MCAST_MAX_DESTS (-EINVAL); a
+ *   node without topology gives -ENOTCONN.  If this node is in the list,
+ *   every open file of this node gets the message (group MCAST_NO_GROUP).
+ * Either way the sending file itself gets it only with MCAST_SEND_LOOPBACK.
+ */
+struct mcast_send {
+	__u32 size;		/* sizeof(struct mcast_send) */
+	__u32 flags;		/* MCAST_SEND_* */
+	__u32 group;		/* destination group unless MCAST_SEND_NODES */
+	__u32 niov;		/* entries in iov, at most MCAST_MAX_IOV */
+	__u64 iov;		/* user pointer to struct mcast_iov[niov] */
+	__u64 nodes;		/* MCAST_SEND_NODES: user pointer to __u32[] */
+	__u32 nnodes;
+	__u32 reserved0;
+	__u64 seq;		/* out: sequence number given to the message */
+	__u64 reserved[2];
+};
+
+/* mcast_recv.flags, in */
+#define MCAST_RECV_DONTWAIT	(1u << 0)	/* -EAGAIN instead of blocking */
+/* mcast_recv.flags, out */
+#define MCAST_RECV_TRUNC	(1u << 16)	/* message longer than buflen */
+
+/*
+ * MCAST_IOC_RECV takes the next message off this file's receive queue and
+ * returns the number of bytes copied to buf: min(buflen, len).  A longer
+ * message is truncated (MCAST_RECV_TRUNC) and consumed whole, as it is
+ * when copying out faults (-EFAULT).  With no message queued it waits
+ * (interruptibly) unless MCAST_RECV_DONTWAIT or O_NONBLOCK: -EAGAIN.
+ * The only flag taken in is MCAST_RECV_DONTWAIT: others give -EINVAL.
+ *
+ * read() on the file also takes the next message: it returns its payload
+ * truncated to the read's count (the rest is discarded).  poll() reports
+ * EPOLLIN while the queue is not empty, and EPOLLOUT always (sending does
+ * not block).
+ *
+ * A file's queue holds mcast_info.rxq_limit messages.  When it is full a
+ * NEW message is dropped for that file: the file counts it (reported in
+ * the next receive's dropped), the node's and group's rx_drops count it,
+ * and the first drop since the file's last receive sends an
+ * MCAST_CMD_OVERFLOW notification (group, pid, drops).
+ */
+struct mcast_recv {
+	__u32 size;		/* sizeof(struct mcast_recv) */
+	__u32 flags;		/* MCAST_RECV_* */
+	__u64 buf;		/* user pointer */
+	__u32 buflen;
+	__u32 len;		/* out: the message's full length */
+	__u32 group;		/* out: group, or MCAST_NO_GROUP for a node list */
+	__u32 src_node;		/* out: sending node */
+	__u64 seq;		/* out: sender's sequence number */
+	__u32 dropped;		/* out: messages this file lost to overflow
+				 * since its previous receive
+				 */
+	__u32 reserved[5];
+};
+
+#define MCAST_IOC_INFO		_IOWR(MCAST_IOC_MAGIC, 0x00, struct mcast_info)
+#define MCAST_IOC_JOIN		_IOW(MCAST_IOC_MAGIC, 0x01, struct mcast_group_req)
+#define MCAST_IOC_LEAVE		_IOW(MCAST_IOC_MAGIC, 0x02, struct mcast_group_req)
+#define MCAST_IOC_SEND		_IOWR(MCAST_IOC_MAGIC, 0x03, struct mcast_send)
+#define MCAST_IOC_RECV		_IOWR(MCAST_IOC_MAGIC, 0x04, struct mcast_recv)
+
+/*
+ * io_uring: IORING_OP_URING_CMD with sqe->cmd_op set to one of these and
+ * the command area holding struct mcast_uring_cmd; cqe->res is what the
+ * ioctl would return (received length for a receive).  A receive with no
+ * message queued completes when one arrives (it waits in io_uring's
+ * worker), or with -EAGAIN if it has MCAST_RECV_DONTWAIT.  A non-zero
+ * reserved field gives -EINVAL, an unknown cmd_op -ENOTTY.
+ */
+#define MCAST_URING_SEND	1
+#define MCAST_URING_RECV	2
+
+struct mcast_uring_cmd {
+	__u64 arg;		/* user pointer to struct mcast_send/mcast_recv */
+	__u64 reserved;
+};
+
+/* ---- generic netlink ------------------------------------------------ */
+
+/*
+ * Requests are validated in full before anything changes; every refusal
+ * has an errno and an extack message (attribute ranges are checked by the
+ * netlink core: -ERANGE, "integer out of range").  Mutating commands need
+ * CAP_NET_ADMIN in the user namespace owning the network namespace; each
+ * network namespace is one node.
+ *
+ * NODE_SET: MCAST_A_NODE with KIND (torus), DIMS and COORD, LINKS
+ *   optional (unidirectional).  A coordinate outside the torus: -ERANGE.
+ *   Changing the topology or the coordinate while peers or groups exist:
+ *   -EBUSY.  PEER_* and GROUP_* before the first NODE_SET: -EINVAL.
+ * PEER_NEW/DEL/GET: MCAST_A_PEER naming the peer by ID or by COORD (not
+ *   both; outside the torus: -ERANGE).  PEER_NEW also needs exactly one of
+ *   IPV4 and IPV6, and PORT; this node itself: -EINVAL; a known peer:
+ *   -EEXIST.  DEL/GET of an unknown peer: -ENOENT.
+ * GROUP_NEW: MCAST_A_GROUP with ID (>= 1; exists: -EEXIST), optionally
+ *   MEMBERS etc. as for GROUP_SET; epoch 1.  GROUP_SET (epoch + 1) and
+ *   GROUP_DEL/GET of an unknown group: -ENOENT.
+ * GROUP_SET: MEMBERS (node ids of the torus, none repeated, at most
+ *   MCAST_MAX_MEMBERS of them, else -E2BIG), RCHAIN
+ *   (exactly the members in <_d order) and, on a regular unidirectional
+ *   torus only, HCYCLE (exactly the members in Hamiltonian label order);
+ *   a wrong or missing chain, or an HCYCLE elsewhere: -EINVAL.
+ * STATS_GET: do gives the node's statistics, or one group's when the
+ *   request has MCAST_A_STATS with MCAST_STATS_A_GROUP; dump gives every
+ *   group's.
+ * GROUP_GET dump: a group too large for one dump message comes without
+ *   its MEMBERS, RCHAIN and HCYCLE (ask for it with GROUP_GET do).
+ *
+ * Notifications on the "events" group: NODE_GET (the node) after a
+ * NODE_SET; PEER_NEW, PEER_DEL (the peer); GROUP_NEW, GROUP_SET (the whole
+ * group); GROUP_DEL (id, epoch), after the MEMBER_LEAVE of its local
+ * members; MEMBER_JOIN, MEMBER_LEAVE (MCAST_A_EVENT: group, pid);
+ * OVERFLOW (group, pid, drops).
+ */
+#define MCAST_GENL_NAME		"mcast"
+#define MCAST_GENL_VERSION	1
+#define MCAST_GENL_MCGRP_EVENTS	"events"
+
+enum mcast_cmd {
+	MCAST_CMD_UNSPEC,
+	MCAST_CMD_NODE_GET,	/* do, dump; notification after a set */
+	MCAST_CMD_NODE_SET,	/* admin */
+	MCAST_CMD_PEER_NEW,	/* admin; also its notification */
+	MCAST_CMD_PEER_DEL,	/* admin; also its notification */
+	MCAST_CMD_PEER_GET,	/* do, dump */
+	MCAST_CMD_GROUP_NEW,	/* admin; also its notification */
+	MCAST_CMD_GROUP_DEL,	/* admin; also its notification */
+	MCAST_CMD_GROUP_GET,	/* do, dump */
+	MCAST_CMD_GROUP_SET,	/* admin: members and chain orders */
+	MCAST_CMD_STATS_GET,	/* do (node, or one group), dump (groups) */
+	MCAST_CMD_MEMBER_JOIN,	/* notification: a local file joined */
+	MCAST_CMD_MEMBER_LEAVE,	/* notification: a local file left */
+	MCAST_CMD_OVERFLOW,	/* notification: a receive queue dropped */
+	MCAST_CMD_ERROR,	/* notification: an error on the data path */
+
+	__MCAST_CMD_MAX,
+	MCAST_CMD_MAX = __MCAST_CMD_MAX - 1
+};
+
+enum mcast_attr {
+	MCAST_A_UNSPEC,
+	MCAST_A_NODE,		/* nest: enum mcast_node_attr */
+	MCAST_A_PEER,		/* nest: enum mcast_peer_attr */
+	MCAST_A_GROUP,		/* nest: enum mcast_group_attr */
+	MCAST_A_STATS,		/* nest: enum mcast_stats_attr */
+	MCAST_A_EVENT,		/* nest: enum mcast_event_attr */
+	MCAST_A_PAD,
+
+	__MCAST_A_MAX,
+	MCAST_A_MAX = __MCAST_A_MAX - 1
+};
+
+enum mcast_node_attr {
+	MCAST_NODE_A_UNSPEC,
+	MCAST_NODE_A_KIND,	/* u8: enum mcast_topo_kind */
+	MCAST_NODE_A_LINKS,	/* u8: enum mcast_links */
+	MCAST_NODE_A_DIMS,	/* binary: __u16[ndims], dims[i] radix of sigma_i */
+	MCAST_NODE_A_COORD,	/* binary: __u16[ndims] */
+	MCAST_NODE_A_ID,	/* u32, read-only */
+
+	__MCAST_NODE_A_MAX,
+	MCAST_NODE_A_MAX = __MCAST_NODE_A_MAX - 1
+};
+
+enum mcast_peer_attr {
+	MCAST_PEER_A_UNSPEC,
+	MCAST_PEER_A_ID,	/* u32: node id */
+	MCAST_PEER_A_COORD,	/* binary: __u16[ndims], instead of an id */
+	MCAST_PEER_A_IPV4,	/* be32 */
+	MCAST_PEER_A_IPV6,	/* binary: 16 bytes */
+	MCAST_PEER_A_PORT,	/* u16, host order */
+
+	__MCAST_PEER_A_MAX,
+	MCAST_PEER_A_MAX = __MCAST_PEER_A_MAX - 1
+};
+
+enum mcast_group_attr {
+	MCAST_GROUP_A_UNSPEC,
+	MCAST_GROUP_A_ID,	/* u32, >= 1 */
+	MCAST_GROUP_A_EPOCH,	/* u32: bumped by every change */
+	MCAST_GROUP_A_MEMBERS,	/* binary: __u32[] node ids */
+	MCAST_GROUP_A_RCHAIN,	/* binary: __u32[] members in <_d order */
+	MCAST_GROUP_A_HCYCLE,	/* binary: __u32[] members in label order */
+	MCAST_GROUP_A_LOCAL,	/* u32, read-only: local files joined */
+
+	__MCAST_GROUP_A_MAX,
+	MCAST_GROUP_A_MAX = __MCAST_GROUP_A_MAX - 1
+};
+
+enum mcast_stats_attr {
+	MCAST_STATS_A_UNSPEC,
+	MCAST_STATS_A_GROUP,		/* u32: group, absent for the node */
+	MCAST_STATS_A_TX_MSGS,		/* u64 */
+	MCAST_STATS_A_TX_BYTES,		/* u64 */
+	MCAST_STATS_A_RX_MSGS,		/* u64: messages queued to files */
+	MCAST_STATS_A_RX_BYTES,		/* u64 */
+	MCAST_STATS_A_RX_DROPS,		/* u64: lost to full receive queues */
+	MCAST_STATS_A_FILES,		/* u32: open files */
+	MCAST_STATS_A_PAD,
+
+	__MCAST_STATS_A_MAX,
+	MCAST_STATS_A_MAX = __MCAST_STATS_A_MAX - 1
+};
+
+enum mcast_event_attr {
+	MCAST_EVENT_A_UNSPEC,
+	MCAST_EVENT_A_GROUP,	/* u32 */
+	MCAST_EVENT_A_PID,	/* u32: tgid of the process that opened the
+				 * file concerned (initial pid namespace)
+				 */
+	MCAST_EVENT_A_DROPS,	/* u32: messages dropped */
+	MCAST_EVENT_A_ERRNO,	/* u32: positive errno */
+	MCAST_EVENT_A_MSG,	/* string */
+
+	__MCAST_EVENT_A_MAX,
+	MCAST_EVENT_A_MAX = __MCAST_EVENT_A_MAX - 1
+};
+
+#endif /* _UAPI_LINUX_MCAST_H */

@@ -1,0 +1,1259 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The "mcast" generic netlink family: node, peer and group configuration,
+ * statistics, and the "events" multicast group.  Every netns is its own
+ * node (netnsok); mutating operations need CAP_NET_ADMIN in the user
+ * namespace owning the netns.  A request is validated in full before
+ * anything changes.
+ */
+#include <linux/slab.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <net/genetlink.h>
+#include <net/sock.h>
+
+#include "mcast.h"
+#include "compat.h"
+#include "chain.h"
+
+enum {
+	MCAST_MCGRP_EVENTS_ID,
+};
+
+static struct genl_family mcast_family;
+
+/* ------------------------------------------------------------ policies */
+
+static int mcast_val_u16_array(const struct nlattr *attr,
+			       struct netlink_ext_ack *extack)
+{
+	int len = nla_len(attr);
+
+	if (len == 0 || len % 2 || len > MCAST_MAX_DIMS * 2) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "must hold 1 to 8 u16 values, one per dimension");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int mcast_val_u32_array(const struct nlattr *attr,
+			       struct netlink_ext_ack *extack)
+{
+	if (nla_len(attr) % 4) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "must be an array of u32 node ids");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static const struct nla_policy mcast_node_policy[MCAST_NODE_A_MAX + 1] = {
+	[MCAST_NODE_A_KIND] = NLA_POLICY_RANGE(NLA_U8, MCAST_TOPO_TORUS,
+					       MCAST_TOPO_TORUS),
+	[MCAST_NODE_A_LINKS] = NLA_POLICY_MAX(NLA_U8, MCAST_LINKS_BI),
+	[MCAST_NODE_A_DIMS] = NLA_POLICY_VALIDATE_FN(NLA_BINARY,
+						     mcast_val_u16_array),
+	[MCAST_NODE_A_COORD] = NLA_POLICY_VALIDATE_FN(NLA_BINARY,
+						      mcast_val_u16_array),
+	[MCAST_NODE_A_ID] = { .type = NLA_REJECT },
+};
+
+static struct netlink_range_validation mcast_node_id_range = {
+	.max = MCAST_MAX_NODES - 1,
+};
+
+static const struct nla_policy mcast_peer_policy[MCAST_PEER_A_MAX + 1] = {
+	[MCAST_PEER_A_ID] = NLA_POLICY_FULL_RANGE(NLA_U32, &mcast_node_id_range),
+	[MCAST_PEER_A_COORD] = NLA_POLICY_VALIDATE_FN(NLA_BINARY,
+						      mcast_val_u16_array),
+	[MCAST_PEER_A_IPV4] = { .type = NLA_BE32 },
+	[MCAST_PEER_A_IPV6] = NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
+	[MCAST_PEER_A_PORT] = NLA_POLICY_MIN(NLA_U16, 1),
+};
+
+static const struct nla_policy mcast_group_policy[MCAST_GROUP_A_MAX + 1] = {
+	[MCAST_GROUP_A_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+	[MCAST_GROUP_A_EPOCH] = { .type = NLA_REJECT },
+	[MCAST_GROUP_A_MEMBERS] = NLA_POLICY_VALIDATE_FN(NLA_BINARY,
+							 mcast_val_u32_array),
+	[MCAST_GROUP_A_RCHAIN] = NLA_POLICY_VALIDATE_FN(NLA_BINARY,
+							mcast_val_u32_array),
+	[MCAST_GROUP_A_HCYCLE] = NLA_POLICY_VALIDATE_FN(NLA_BINARY,
+							mcast_val_u32_array),
+	[MCAST_GROUP_A_LOCAL] = { .type = NLA_REJECT },
+};
+
+/* A statistics request names at most a group. */
+static const struct nla_policy mcast_stats_policy[MCAST_STATS_A_GROUP + 1] = {
+	[MCAST_STATS_A_GROUP] = NLA_POLICY_MIN(NLA_U32, 1),
+};
+
+static const struct nla_policy mcast_node_req_policy[MCAST_A_NODE + 1] = {
+	[MCAST_A_NODE] = NLA_POLICY_NESTED(mcast_node_policy),
+};
+
+static const struct nla_policy mcast_peer_req_policy[MCAST_A_PEER + 1] = {
+	[MCAST_A_PEER] = NLA_POLICY_NESTED(mcast_peer_policy),
+};
+
+static const struct nla_policy mcast_group_req_policy[MCAST_A_GROUP + 1] = {
+	[MCAST_A_GROUP] = NLA_POLICY_NESTED(mcast_group_policy),
+};
+
+static const struct nla_policy mcast_stats_req_policy[MCAST_A_STATS + 1] = {
+	[MCAST_A_STATS] = NLA_POLICY_NESTED(mcast_stats_policy),
+};
+
+/* ------------------------------------------------------------ messages */
+
+static struct mcast_net *mcast_info_net(struct genl_info *info)
+{
+	return mcast_net(genl_info_net(info));
+}
+
+static int mcast_put_node(struct sk_buff *skb, struct mcast_net *mn)
+{
+	struct nlattr *nest;
+	u16 dims[MCAST_MAX_DIMS];
+	unsigned int d;
+
+	nest = nla_nest_start(skb, MCAST_A_NODE);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u8(skb, MCAST_NODE_A_KIND, mn->configured ?
+		       MCAST_TOPO_TORUS : MCAST_TOPO_NONE))
+		goto cancel;
+	if (mn->configured) {
+		for (d = 0; d < mn->torus.n; d++)
+			dims[d] = mn->torus.k[d];
+		if (nla_put_u8(skb, MCAST_NODE_A_LINKS, mn->torus.links) ||
+		    nla_put(skb, MCAST_NODE_A_DIMS, mn->torus.n * 2, dims) ||
+		    nla_put(skb, MCAST_NODE_A_COORD, mn->torus.n * 2,
+			    mn->coord) ||
+		    nla_put_u32(skb, MCAST_NODE_A_ID, mn->node_id))
+			goto cancel;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+cancel:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
+}
+
+static int mcast_put_peer(struct sk_buff *skb, const struct mcast_peer *p)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, MCAST_A_PEER);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, MCAST_PEER_A_ID, p->id) ||
+	    (p->ipv6 ? nla_put_in6_addr(skb, MCAST_PEER_A_IPV6, &p->addr.v6) :
+		       nla_put_in_addr(skb, MCAST_PEER_A_IPV4, p->addr.v4)) ||
+	    nla_put_u16(skb, MCAST_PEER_A_PORT, p->port)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static size_t mcast_group_size(const struct mcast_group *g)
+{
+	size_t arr = nla_total_size(g ? g->nmembers * sizeof(u32) : 0);
+
+	return nla_total_size(0) + 4 * nla_total_size(sizeof(u32)) + 3 * arr;
+}
+
+/* @full: with the member arrays (replies, set notifications). */
+static int mcast_put_group(struct sk_buff *skb, const struct mcast_group *g,
+			   bool full)
+{
+	size_t bytes = g->nmembers * sizeof(u32);
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, MCAST_A_GROUP);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, MCAST_GROUP_A_ID, g->id) ||
+	    nla_put_u32(skb, MCAST_GROUP_A_EPOCH, g->epoch) ||
+	    nla_put_u32(skb, MCAST_GROUP_A_LOCAL, g->nlocal))
+		goto cancel;
+	if (full && g->members &&
+	    (nla_put(skb, MCAST_GROUP_A_MEMBERS, bytes, g->members) ||
+	     nla_put(skb, MCAST_GROUP_A_RCHAIN, bytes, g->rchain) ||
+	     (g->hcycle &&
+	      nla_put(skb, MCAST_GROUP_A_HCYCLE, bytes, g->hcycle))))
+		goto cancel;
+	nla_nest_end(skb, nest);
+	return 0;
+cancel:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
+}
+
+static int mcast_put_stats(struct sk_buff *skb, const struct mcast_stats *s,
+			   u32 group, u32 files)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, MCAST_A_STATS);
+	if (!nest)
+		return -EMSGSIZE;
+	if ((group && nla_put_u32(skb, MCAST_STATS_A_GROUP, group)) ||
+	    nla_put_u64_64bit(skb, MCAST_STATS_A_TX_MSGS,
+			      atomic64_read(&s->tx_msgs), MCAST_STATS_A_PAD) ||
+	    nla_put_u64_64bit(skb, MCAST_STATS_A_TX_BYTES,
+			      atomic64_read(&s->tx_bytes), MCAST_STATS_A_PAD) ||
+	    nla_put_u64_64bit(skb, MCAST_STATS_A_RX_MSGS,
+			      atomic64_read(&s->rx_msgs), MCAST_STATS_A_PAD) ||
+	    nla_put_u64_64bit(skb, MCAST_STATS_A_RX_BYTES,
+			      atomic64_read(&s->rx_bytes), MCAST_STATS_A_PAD) ||
+	    nla_put_u64_64bit(skb, MCAST_STATS_A_RX_DROPS,
+			      atomic64_read(&s->rx_drops), MCAST_STATS_A_PAD) ||
+	    nla_put_u32(skb, MCAST_STATS_A_FILES, files)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+#define MCAST_STATS_SIZE (nla_total_size(0) + 2 * nla_total_size(4) + \
+			  5 * nla_total_size_64bit(8))
+
+/* ------------------------------------------------------- notifications */
+
+static bool mcast_listening(struct mcast_net *mn)
+{
+	return genl_has_listeners(&mcast_family, mn->net,
+				  MCAST_MCGRP_EVENTS_ID);
+}
+
+static struct sk_buff *mcast_event_new(size_t size, u8 cmd, void **hdr)
+{
+	struct sk_buff *skb;
+
+	skb = genlmsg_new(size, GFP_KERNEL);
+	if (!skb)
+		return NULL;
+	*hdr = genlmsg_put(skb, 0, 0, &mcast_family, 0, cmd);
+	if (!*hdr) {
+		nlmsg_free(skb);
+		return NULL;
+	}
+	return skb;
+}
+
+static void mcast_event_send(struct mcast_net *mn, struct sk_buff *skb,
+			     void *hdr)
+{
+	genlmsg_end(skb, hdr);
+	genlmsg_multicast_netns(&mcast_family, mn->net, skb, 0,
+				MCAST_MCGRP_EVENTS_ID, GFP_KERNEL);
+}
+
+static void mcast_notify_node(struct mcast_net *mn)
+{
+	struct sk_buff *skb;
+	void *hdr;
+
+	if (!mcast_listening(mn))
+		return;
+	skb = mcast_event_new(NLMSG_GOODSIZE, MCAST_CMD_NODE_GET, &hdr);
+	if (!skb)
+		return;
+	if (mcast_put_node(skb, mn)) {
+		nlmsg_free(skb);
+		return;
+	}
+	mcast_event_send(mn, skb, hdr);
+}
+
+static void mcast_notify_peer(struct mcast_net *mn, u8 cmd,
+			      const struct mcast_peer *p)
+{
+	struct sk_buff *skb;
+	void *hdr;
+
+	if (!mcast_listening(mn))
+		return;
+	skb = mcast_event_new(NLMSG_GOODSIZE, cmd, &hdr);
+	if (!skb)
+		return;
+	if (mcast_put_peer(skb, p)) {
+		nlmsg_free(skb);
+		return;
+	}
+	mcast_event_send(mn, skb, hdr);
+}
+
+static void mcast_notify_group(struct mcast_net *mn, u8 cmd,
+			       const struct mcast_group *g)
+{
+	bool full = cmd != MCAST_CMD_GROUP_DEL;
+	struct sk_buff *skb;
+	void *hdr;
+
+	if (!mcast_listening(mn))
+		return;
+	skb = mcast_event_new(mcast_group_size(full ? g : NULL), cmd, &hdr);
+	if (!skb)
+		return;
+	if (mcast_put_group(skb, g, full)) {
+		nlmsg_free(skb);
+		return;
+	}
+	mcast_event_send(mn, skb, hdr);
+}
+
+static void mcast_notify_event(struct mcast_net *mn, u8 cmd, u32 group,
+			       pid_t tgid, u32 drops)
+{
+	struct sk_buff *skb;
+	struct nlattr *nest;
+	void *hdr;
+
+	if (!mcast_listening(mn))
+		return;
+	skb = mcast_event_new(NLMSG_GOODSIZE, cmd, &hdr);
+	if (!skb)
+		return;
+	nest = nla_nest_start(skb, MCAST_A_EVENT);
+	if (!nest ||
+	    (group && nla_put_u32(skb, MCAST_EVENT_A_GROUP, group)) ||
+	    nla_put_u32(skb, MCAST_EVENT_A_PID, tgid) ||
+	    (cmd == MCAST_CMD_OVERFLOW &&
+	     nla_put_u32(skb, MCAST_EVENT_A_DROPS, drops))) {
+		nlmsg_free(skb);
+		return;
+	}
+	nla_nest_end(skb, nest);
+	mcast_event_send(mn, skb, hdr);
+}
+
+void mcast_notify_member(struct mcast_net *mn, u8 cmd, u32 group, pid_t tgid)
+{
+	mcast_notify_event(mn, cmd, group, tgid, 0);
+}
+
+void mcast_notify_overflow(struct mcast_net *mn, u32 group, pid_t tgid,
+			   u32 drops)
+{
+	mcast_notify_event(mn, MCAST_CMD_OVERFLOW, group, tgid, drops);
+}
+
+/* ------------------------------------------------------------- helpers */
+
+/* Parses the nest @type of a request into @tb; -EINVAL if it is missing. */
+static int mcast_parse_nest(struct genl_info *info, int type, struct nlattr **tb,
+			    int maxtype, const struct nla_policy *policy)
+{
+	if (GENL_REQ_ATTR_CHECK(info, type))
+		return -EINVAL;
+	return nla_parse_nested(tb, maxtype, info->attrs[type], policy,
+				info->extack);
+}
+
+static int mcast_reply(struct genl_info *info, size_t size,
+		       int (*fill)(struct sk_buff *skb, const void *arg),
+		       const void *arg)
+{
+	struct sk_buff *skb;
+	void *hdr;
+	int err;
+
+	skb = genlmsg_new(size, GFP_KERNEL);
+	if (!skb)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(skb, info, &mcast_family, 0, info->genlhdr->cmd);
+	if (!hdr) {
+		err = -EMSGSIZE;
+		goto fail;
+	}
+	err = fill(skb, arg);
+	if (err)
+		goto fail;
+	genlmsg_end(skb, hdr);
+	return genlmsg_reply(skb, info);
+fail:
+	nlmsg_free(skb);
+	return err;
+}
+
+/*
+ * A coordinate attribute as a node id of @t; -EINVAL/-ERANGE and an extack
+ * message naming the dimension otherwise.
+ */
+static int mcast_coord_to_id(const struct mc_torus *t,
+			     const struct nlattr *attr, u16 *coord, u32 *id,
+			     struct netlink_ext_ack *extack)
+{
+	unsigned int d;
+
+	if (nla_len(attr) != t->n * 2) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "coordinate needs exactly one u16 per dimension of the torus");
+		return -EINVAL;
+	}
+	nla_memcpy(coord, attr, t->n * 2);
+	for (d = 0; d < t->n; d++) {
+		if (coord[d] >= t->k[d]) {
+			mcast_extack_fmt(extack, attr,
+					 "coordinate outside the torus",
+					 "coordinate outside the torus: sigma_%u = %u, radix %u",
+					 d, coord[d], t->k[d]);
+			return -ERANGE;
+		}
+	}
+	*id = mc_node_index(t, coord);
+	return 0;
+}
+
+static bool mcast_need_configured(struct mcast_net *mn,
+				  struct netlink_ext_ack *extack)
+{
+	if (mn->configured)
+		return true;
+	NL_SET_ERR_MSG(extack, "node not configured: set its topology first (NODE_SET)");
+	return false;
+}
+
+/* ------------------------------------------------------------------ node */
+
+static int mcast_fill_node(struct sk_buff *skb, const void *arg)
+{
+	return mcast_put_node(skb, (struct mcast_net *)arg);
+}
+
+static int mcast_node_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mcast_net *mn = mcast_info_net(info);
+	int err;
+
+	mutex_lock(&mn->lock);
+	err = mcast_reply(info, NLMSG_GOODSIZE, mcast_fill_node, mn);
+	mutex_unlock(&mn->lock);
+	return err;
+}
+
+static int mcast_node_get_dumpit(struct sk_buff *skb,
+				 struct netlink_callback *cb)
+{
+	struct mcast_net *mn = mcast_net(sock_net(skb->sk));
+	void *hdr;
+	int err;
+
+	if (cb->args[0])
+		return 0;
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &mcast_family, NLM_F_MULTI, MCAST_CMD_NODE_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	mutex_lock(&mn->lock);
+	err = mcast_put_node(skb, mn);
+	mutex_unlock(&mn->lock);
+	if (err) {
+		genlmsg_cancel(skb, hdr);
+		return err;
+	}
+	genlmsg_end(skb, hdr);
+	cb->args[0] = 1;
+	return skb->len;
+}
+
+static int mcast_node_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mcast_net *mn = mcast_info_net(info);
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr *tb[MCAST_NODE_A_MAX + 1];
+	struct nlattr *nest;
+	u16 dims[MCAST_MAX_DIMS], coord[MCAST_MAX_DIMS];
+	struct mc_torus t = { };
+	const char *why = NULL;
+	u8 links = MCAST_LINKS_UNI;
+	unsigned int ndims, d;
+	bool changed;
+	u32 id;
+	int err;
+
+	err = mcast_parse_nest(info, MCAST_A_NODE, tb, MCAST_NODE_A_MAX,
+			       mcast_node_policy);
+	if (err)
+		return err;
+	nest = info->attrs[MCAST_A_NODE];
+	if (NL_REQ_ATTR_CHECK(extack, nest, tb, MCAST_NODE_A_KIND) ||
+	    NL_REQ_ATTR_CHECK(extack, nest, tb, MCAST_NODE_A_DIMS) ||
+	    NL_REQ_ATTR_CHECK(extack, nest, tb, MCAST_NODE_A_COORD)) {
+		NL_SET_ERR_MSG(extack, "NODE_SET needs KIND, DIMS and COORD");
+		return -EINVAL;
+	}
+	if (tb[MCAST_NODE_A_LINKS])
+		links = nla_get_u8(tb[MCAST_NODE_A_LINKS]);
+	ndims = nla_len(tb[MCAST_NODE_A_DIMS]) / 2;
+	nla_memcpy(dims, tb[MCAST_NODE_A_DIMS], sizeof(dims));
+	err = mc_torus_init(&t, ndims, dims, (enum mc_links)links, &why);
+	if (err) {
+		mcast_extack_set(extack, tb[MCAST_NODE_A_DIMS],
+				 why ? why : "invalid torus dimensions");
+		return err;
+	}
+	err = mcast_coord_to_id(&t, tb[MCAST_NODE_A_COORD], coord, &id,
+				extack);
+	if (err)
+		return err;
+
+	mutex_lock(&mn->lock);
+	changed = !mn->configured || mn->node_id != id ||
+		  mn->torus.n != t.n || mn->torus.links != t.links;
+	for (d = 0; d < t.n && !changed; d++)
+		changed = mn->torus.k[d] != t.k[d];
+	if (changed && (mn->npeers || mn->ngroups)) {
+		NL_SET_ERR_MSG(extack,
+			       "cannot change the topology or coordinate while peers or groups exist");
+		err = -EBUSY;
+		goto out;
+	}
+	mn->torus = t;
+	mn->node_id = id;
+	memset(mn->coord, 0, sizeof(mn->coord));
+	memcpy(mn->coord, coord, t.n * sizeof(u16));
+	mn->configured = true;
+	mcast_notify_node(mn);
+out:
+	mutex_unlock(&mn->lock);
+	return err;
+}
+
+/* ------------------------------------------------------------------ peers */
+
+/* The peer a request names by ID or COORD (exactly one of them). */
+static int mcast_peer_id(struct mcast_net *mn, struct nlattr *nest,
+			 struct nlattr **tb, u32 *id,
+			 struct netlink_ext_ack *extack)
+{
+	u16 coord[MCAST_MAX_DIMS];
+
+	if (tb[MCAST_PEER_A_ID] && tb[MCAST_PEER_A_COORD]) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[MCAST_PEER_A_COORD],
+				    "name the peer by ID or by COORD, not both");
+		return -EINVAL;
+	}
+	if (tb[MCAST_PEER_A_COORD])
+		return mcast_coord_to_id(&mn->torus, tb[MCAST_PEER_A_COORD],
+					 coord, id, extack);
+	if (NL_REQ_ATTR_CHECK(extack, nest, tb, MCAST_PEER_A_ID)) {
+		NL_SET_ERR_MSG(extack, "peer ID or COORD missing");
+		return -EINVAL;
+	}
+	*id = nla_get_u32(tb[MCAST_PEER_A_ID]);
+	if (*id >= mn->torus.nodes) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[MCAST_PEER_A_ID],
+				    "peer id is not a node of the torus");
+		return -ERANGE;
+	}
+	return 0;
+}
+
+static int mcast_peer_new_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mcast_net *mn = mcast_info_net(info);
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr *tb[MCAST_PEER_A_MAX + 1];
+	struct nlattr *nest = info->attrs[MCAST_A_PEER];
+	struct mcast_peer *p;
+	u32 id;
+	int err;
+
+	err = mcast_parse_nest(info, MCAST_A_PEER, tb, MCAST_PEER_A_MAX,
+			       mcast_peer_policy);
+	if (err)
+		return err;
+	if (!!tb[MCAST_PEER_A_IPV4] == !!tb[MCAST_PEER_A_IPV6]) {
+		NL_SET_ERR_MSG_ATTR(extack, nest,
+				    "a peer needs exactly one of IPV4 and IPV6");
+		return -EINVAL;
+	}
+	if (NL_REQ_ATTR_CHECK(extack, nest, tb, MCAST_PEER_A_PORT)) {
+		NL_SET_ERR_MSG(extack, "peer PORT missing");
+		return -EINVAL;
+	}
+	p = kzalloc(sizeof(*p), GFP_KERNEL_ACCOUNT);
+	if (!p)
+		return -ENOMEM;
+	p->ipv6 = !!tb[MCAST_PEER_A_IPV6];
+	if (p->ipv6)
+		p->addr.v6 = nla_get_in6_addr(tb[MCAST_PEER_A_IPV6]);
+	else
+		p->addr.v4 = nla_get_in_addr(tb[MCAST_PEER_A_IPV4]);
+	p->port = nla_get_u16(tb[MCAST_PEER_A_PORT]);
+
+	mutex_lock(&mn->lock);
+	err = -EINVAL;
+	if (!mcast_need_configured(mn, extack))
+		goto fail;
+	err = mcast_peer_id(mn, nest, tb, &id, extack);
+	if (err)
+		goto fail;
+	if (id == mn->node_id) {
+		NL_SET_ERR_MSG_ATTR(extack, nest, "the peer is this node");
+		err = -EINVAL;
+		goto fail;
+	}
+	p->id = id;
+	err = xa_insert(&mn->peers, id, p, GFP_KERNEL_ACCOUNT);
+	if (err) {
+		if (err == -EBUSY) {
+			NL_SET_ERR_MSG_ATTR(extack, nest, "peer exists");
+			err = -EEXIST;
+		}
+		goto fail;
+	}
+	mn->npeers++;
+	mcast_notify_peer(mn, MCAST_CMD_PEER_NEW, p);
+	mutex_unlock(&mn->lock);
+	return 0;
+fail:
+	mutex_unlock(&mn->lock);
+	kfree(p);
+	return err;
+}
+
+static int mcast_peer_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mcast_net *mn = mcast_info_net(info);
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr *tb[MCAST_PEER_A_MAX + 1];
+	struct nlattr *nest = info->attrs[MCAST_A_PEER];
+	struct mcast_peer *p = NULL;
+	u32 id;
+	int err;
+
+	err = mcast_parse_nest(info, MCAST_A_PEER, tb, MCAST_PEER_A_MAX,
+			       mcast_peer_policy);
+	if (err)
+		return err;
+	mutex_lock(&mn->lock);
+	err = -EINVAL;
+	if (!mcast_need_configured(mn, extack))
+		goto out;
+	err = mcast_peer_id(mn, nest, tb, &id, extack);
+	if (err)
+		goto out;
+	p = xa_erase(&mn->peers, id);
+	if (!p) {
+		NL_SET_ERR_MSG_ATTR(extack, nest, "no such peer");
+		err = -ENOENT;
+		goto out;
+	}
+	mn->npeers--;
+	mcast_notify_peer(mn, MCAST_CMD_PEER_DEL, p);
+out:
+	mutex_unlock(&mn->lock);
+	kfree(p);
+	return err;
+}
+
+static int mcast_fill_peer(struct sk_buff *skb, const void *arg)
+{
+	return mcast_put_peer(skb, arg);
+}
+
+static int mcast_peer_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mcast_net *mn = mcast_info_net(info);
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr *tb[MCAST_PEER_A_MAX + 1];
+	struct mcast_peer *p;
+	u32 id;
+	int err;
+
+	err = mcast_parse_nest(info, MCAST_A_PEER, tb, MCAST_PEER_A_MAX,
+			       mcast_peer_policy);
+	if (err)
+		return err;
+	mutex_lock(&mn->lock);
+	err = -EINVAL;
+	if (!mcast_need_configured(mn, extack))
+		goto out;
+	err = mcast_peer_id(mn, info->attrs[MCAST_A_PEER], tb, &id, extack);
+	if (err)
+		goto out;
+	p = xa_load(&mn->peers, id);
+	if (!p) {
+		NL_SET_ERR_MSG_ATTR(extack, info->attrs[MCAST_A_PEER],
+				    "no such peer");
+		err = -ENOENT;
+		goto out;
+	}
+	err = mcast_reply(info, NLMSG_GOODSIZE, mcast_fill_peer, p);
+out:
+	mutex_unlock(&mn->lock);
+	return err;
+}
+
+static int mcast_peer_get_dumpit(struct sk_buff *skb,
+				 struct netlink_callback *cb)
+{
+	struct mcast_net *mn = mcast_net(sock_net(skb->sk));
+	unsigned long id;
+	struct mcast_peer *p;
+	int err = 0;
+	void *hdr;
+
+	mutex_lock(&mn->lock);
+	xa_for_each_start(&mn->peers, id, p, cb->args[0]) {
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &mcast_family,
+				  NLM_F_MULTI, MCAST_CMD_PEER_GET);
+		if (!hdr) {
+			err = -EMSGSIZE;
+			break;
+		}
+		err = mcast_put_peer(skb, p);
+		if (err) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+		cb->args[0] = id + 1;
+	}
+	mutex_unlock(&mn->lock);
+	if (err && !skb->len)
+		return err;
+	return skb->len;
+}
+
+/* ----------------------------------------------------------------- groups */
+
+/* A group's validated member arrays. */
+struct mcast_group_cfg {
+	u32 n;
+	u32 *members;
+	u32 *rchain;
+	u32 *hcycle;
+};
+
+static void mcast_group_cfg_free(struct mcast_group_cfg *c)
+{
+	kvfree(c->members);
+	kvfree(c->rchain);
+	kvfree(c->hcycle);
+}
+
+static u32 *mcast_attr_u32s(const struct nlattr *attr)
+{
+	u32 *a = kvmalloc(max_t(int, nla_len(attr), 1), GFP_KERNEL_ACCOUNT);
+
+	if (a)
+		nla_memcpy(a, attr, nla_len(attr));
+	return a;
+}
+
+/* Checks that chain @attr of @order is exactly the @sorted members. */
+static int mcast_check_chain(const struct mc_torus *t, enum mc_order order,
+			     const struct nlattr *attr, const u32 *chain,
+			     const u32 *sorted, u32 *tmp, u32 n,
+			     struct netlink_ext_ack *extack)
+{
+	const char *why = NULL;
+
+	if (nla_len(attr) != n * sizeof(u32)) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "chain must list every member exactly once");
+		return -EINVAL;
+	}
+	if (mc_chain_verify(t, order, chain, n, &why)) {
+		mcast_extack_set(extack, attr, why ? why : "chain in the wrong order");
+		return -EINVAL;
+	}
+	memcpy(tmp, chain, n * sizeof(u32));
+	mc_sort_u32(tmp, n);
+	if (memcmp(tmp, sorted, n * sizeof(u32))) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "chain does not hold the same nodes as MEMBERS");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Validates MEMBERS, RCHAIN and HCYCLE of @tb against @t into @c (under
+ * mn->lock).  Returns 0 with c->members NULL if @tb has no MEMBERS and
+ * @need is false.
+ */
+static int mcast_group_cfg_parse(const struct mc_torus *t, struct nlattr *nest,
+				 struct nlattr **tb, bool need,
+				 struct mcast_group_cfg *c,
+				 struct netlink_ext_ack *extack)
+{
+	struct nlattr *am = tb[MCAST_GROUP_A_MEMBERS];
+	struct nlattr *ar = tb[MCAST_GROUP_A_RCHAIN];
+	struct nlattr *ah = tb[MCAST_GROUP_A_HCYCLE];
+	bool ham = t->regular && t->links == MC_LINKS_UNI;
+	u32 *sorted = NULL, *tmp = NULL;
+	u32 i;
+	int err;
+
+	memset(c, 0, sizeof(*c));
+	if (!am) {
+		if (!need && !ar && !ah)
+			return 0;
+		NL_REQ_ATTR_CHECK(extack, nest, tb, MCAST_GROUP_A_MEMBERS);
+		NL_SET_ERR_MSG(extack, "MEMBERS missing");
+		return -EINVAL;
+	}
+	if (NL_REQ_ATTR_CHECK(extack, nest, tb, MCAST_GROUP_A_RCHAIN)) {
+		NL_SET_ERR_MSG(extack, "RCHAIN missing: MEMBERS needs it");
+		return -EINVAL;
+	}
+	if (ham && NL_REQ_ATTR_CHECK(extack, nest, tb, MCAST_GROUP_A_HCYCLE)) {
+		NL_SET_ERR_MSG(extack,
+			       "HCYCLE missing: a regular unidirectional torus needs it");
+		return -EINVAL;
+	}
+	if (!ham && ah) {
+		NL_SET_ERR_MSG_ATTR(extack, ah,
+				    "HCYCLE only on a regular unidirectional torus");
+		return -EINVAL;
+	}
+	c->n = nla_len(am) / sizeof(u32);
+	if (c->n > MCAST_MAX_MEMBERS) {
+		NL_SET_ERR_MSG_ATTR(extack, am,
+				    "more than MCAST_MAX_MEMBERS members");
+		return -E2BIG;
+	}
+	if (c->n > t->nodes) {
+		NL_SET_ERR_MSG_ATTR(extack, am, "more members than nodes");
+		return -EINVAL;
+	}
+	err = -ENOMEM;
+	c->members = mcast_attr_u32s(am);
+	c->rchain = mcast_attr_u32s(ar);
+	sorted = kvmalloc_array(max(c->n, 1U), sizeof(u32), GFP_KERNEL);
+	tmp = kvmalloc_array(max(c->n, 1U), sizeof(u32), GFP_KERNEL);
+	if (ah)
+		c->hcycle = mcast_attr_u32s(ah);
+	if (!c->members || !c->rchain || !sorted || !tmp || (ah && !c->hcycle))
+		goto fail;
+	for (i = 0; i < c->n; i++) {
+		if (c->members[i] >= t->nodes) {
+			mcast_extack_fmt(extack, am, "member is not a node of the torus",
+					 "member %u (node %u) is not a node of the torus",
+					 i, c->members[i]);
+			err = -ERANGE;
+			goto fail;
+		}
+	}
+	memcpy(sorted, c->members, c->n * sizeof(u32));
+	mc_sort_u32(sorted, c->n);
+	for (i = 1; i < c->n; i++) {
+		if (sorted[i] == sorted[i - 1]) {
+			mcast_extack_fmt(extack, am, "member repeated",
+					 "node %u repeated in MEMBERS",
+					 sorted[i]);
+			err = -EINVAL;
+			goto fail;
+		}
+	}
+	err = mcast_check_chain(t, MC_ORDER_DIM, ar, c->rchain, sorted, tmp,
+				c->n, extack);
+	if (!err && ah)
+		err = mcast_check_chain(t, MC_ORDER_HAM, ah, c->hcycle, sorted,
+					tmp, c->n, extack);
+	if (err)
+		goto fail;
+	kvfree(sorted);
+	kvfree(tmp);
+	return 0;
+fail:
+	kvfree(sorted);
+	kvfree(tmp);
+	mcast_group_cfg_free(c);
+	memset(c, 0, sizeof(*c));
+	return err;
+}
+
+static void mcast_group_cfg_apply(struct mcast_group *g,
+				  struct mcast_group_cfg *c)
+{
+	swap(g->members, c->members);
+	swap(g->rchain, c->rchain);
+	swap(g->hcycle, c->hcycle);
+	swap(g->nmembers, c->n);
+	mcast_group_cfg_free(c);
+}
+
+static int mcast_group_parse(struct genl_info *info, struct nlattr **tb,
+			     u32 *id)
+{
+	int err;
+
+	err = mcast_parse_nest(info, MCAST_A_GROUP, tb, MCAST_GROUP_A_MAX,
+			       mcast_group_policy);
+	if (err)
+		return err;
+	if (NL_REQ_ATTR_CHECK(info->extack, info->attrs[MCAST_A_GROUP], tb,
+			      MCAST_GROUP_A_ID)) {
+		NL_SET_ERR_MSG(info->extack, "group ID missing");
+		return -EINVAL;
+	}
+	*id = nla_get_u32(tb[MCAST_GROUP_A_ID]);
+	return 0;
+}
+
+static int mcast_group_new_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mcast_net *mn = mcast_info_net(info);
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr *tb[MCAST_GROUP_A_MAX + 1];
+	struct mcast_group_cfg cfg = { };
+	struct mcast_group *g;
+	u32 id;
+	int err;
+
+	err = mcast_group_parse(info, tb, &id);
+	if (err)
+		return err;
+	g = kzalloc(sizeof(*g), GFP_KERNEL_ACCOUNT);
+	if (!g)
+		return -ENOMEM;
+	g->id = id;
+	g->epoch = 1;
+	INIT_LIST_HEAD(&g->local);
+
+	mutex_lock(&mn->lock);
+	err = -EINVAL;
+	if (!mcast_need_configured(mn, extack))
+		goto fail;
+	if (xa_load(&mn->groups, id)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[MCAST_GROUP_A_ID], "group exists");
+		err = -EEXIST;
+		goto fail;
+	}
+	err = mcast_group_cfg_parse(&mn->torus, info->attrs[MCAST_A_GROUP], tb,
+				    false, &cfg, extack);
+	if (err)
+		goto fail;
+	err = xa_insert(&mn->groups, id, g, GFP_KERNEL_ACCOUNT);
+	if (err) {
+		mcast_group_cfg_free(&cfg);
+		goto fail;
+	}
+	mcast_group_cfg_apply(g, &cfg);
+	mn->ngroups++;
+	mcast_notify_group(mn, MCAST_CMD_GROUP_NEW, g);
+	mutex_unlock(&mn->lock);
+	return 0;
+fail:
+	mutex_unlock(&mn->lock);
+	kfree(g);
+	return err;
+}
+
+static int mcast_group_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mcast_net *mn = mcast_info_net(info);
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr *tb[MCAST_GROUP_A_MAX + 1];
+	struct mcast_group_cfg cfg;
+	struct mcast_group *g;
+	u32 id;
+	int err;
+
+	err = mcast_group_parse(info, tb, &id);
+	if (err)
+		return err;
+	mutex_lock(&mn->lock);
+	g = xa_load(&mn->groups, id);
+	if (!g) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[MCAST_GROUP_A_ID], "no such group");
+		err = -ENOENT;
+		goto out;
+	}
+	err = mcast_group_cfg_parse(&mn->torus, info->attrs[MCAST_A_GROUP], tb,
+				    true, &cfg, extack);
+	if (err)
+		goto out;
+	mcast_group_cfg_apply(g, &cfg);
+	g->epoch++;
+	mcast_notify_group(mn, MCAST_CMD_GROUP_SET, g);
+out:
+	mutex_unlock(&mn->lock);
+	return err;
+}
+
+static int mcast_group_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mcast_net *mn = mcast_info_net(info);
+	struct nlattr *tb[MCAST_GROUP_A_MAX + 1];
+	struct mcast_group *g;
+	u32 id;
+	int err;
+
+	err = mcast_group_parse(info, tb, &id);
+	if (err)
+		return err;
+	mutex_lock(&mn->lock);
+	g = xa_load(&mn->groups, id);
+	if (!g) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[MCAST_GROUP_A_ID],
+				    "no such group");
+		err = -ENOENT;
+		goto out;
+	}
+	/* Local members leave first (their events), then the group goes. */
+	mcast_group_drop_members(mn, g);
+	mcast_notify_group(mn, MCAST_CMD_GROUP_DEL, g);
+	mcast_group_destroy(mn, g);
+out:
+	mutex_unlock(&mn->lock);
+	return err;
+}
+
+static int mcast_fill_group(struct sk_buff *skb, const void *arg)
+{
+	return mcast_put_group(skb, arg, true);
+}
+
+static int mcast_group_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mcast_net *mn = mcast_info_net(info);
+	struct nlattr *tb[MCAST_GROUP_A_MAX + 1];
+	struct mcast_group *g;
+	u32 id;
+	int err;
+
+	err = mcast_group_parse(info, tb, &id);
+	if (err)
+		return err;
+	mutex_lock(&mn->lock);
+	g = xa_load(&mn->groups, id);
+	if (!g) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[MCAST_GROUP_A_ID],
+				    "no such group");
+		err = -ENOENT;
+		goto out;
+	}
+	err = mcast_reply(info, mcast_group_size(g), mcast_fill_group, g);
+out:
+	mutex_unlock(&mn->lock);
+	return err;
+}
+
+static int mcast_group_get_dumpit(struct sk_buff *skb,
+				  struct netlink_callback *cb)
+{
+	struct mcast_net *mn = mcast_net(sock_net(skb->sk));
+	unsigned long id;
+	struct mcast_group *g;
+	int err = 0;
+	void *hdr;
+
+	mutex_lock(&mn->lock);
+	xa_for_each_start(&mn->groups, id, g, cb->args[0]) {
+		bool first = !skb->len;
+
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &mcast_family,
+				  NLM_F_MULTI, MCAST_CMD_GROUP_GET);
+		if (!hdr) {
+			err = -EMSGSIZE;
+			break;
+		}
+		err = mcast_put_group(skb, g, true);
+		/* Too large for any dump message: without its arrays. */
+		if (err && first)
+			err = mcast_put_group(skb, g, false);
+		if (err) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+		cb->args[0] = id + 1;
+	}
+	mutex_unlock(&mn->lock);
+	if (err && !skb->len)
+		return err;
+	return skb->len;
+}
+
+/* ------------------------------------------------------------------ stats */
+
+struct mcast_stats_arg {
+	const struct mcast_stats *s;
+	u32 group;
+	u32 files;
+};
+
+static int mcast_fill_stats(struct sk_buff *skb, const void *arg)
+{
+	const struct mcast_stats_arg *a = arg;
+
+	return mcast_put_stats(skb, a->s, a->group, a->files);
+}
+
+static int mcast_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mcast_net *mn = mcast_info_net(info);
+	struct nlattr *tb[MCAST_STATS_A_GROUP + 1] = { };
+	struct mcast_stats_arg a = { .s = &mn->stats };
+	struct mcast_group *g;
+	int err;
+
+	if (info->attrs[MCAST_A_STATS]) {
+		err = nla_parse_nested(tb, MCAST_STATS_A_GROUP,
+				       info->attrs[MCAST_A_STATS],
+				       mcast_stats_policy, info->extack);
+		if (err)
+			return err;
+	}
+	mutex_lock(&mn->lock);
+	a.files = mn->nfiles;
+	if (tb[MCAST_STATS_A_GROUP]) {
+		a.group = nla_get_u32(tb[MCAST_STATS_A_GROUP]);
+		g = xa_load(&mn->groups, a.group);
+		if (!g) {
+			NL_SET_ERR_MSG_ATTR(info->extack, tb[MCAST_STATS_A_GROUP],
+					    "no such group");
+			err = -ENOENT;
+			goto out;
+		}
+		a.s = &g->stats;
+		a.files = g->nlocal;
+	}
+	err = mcast_reply(info, MCAST_STATS_SIZE, mcast_fill_stats, &a);
+out:
+	mutex_unlock(&mn->lock);
+	return err;
+}
+
+static int mcast_stats_get_dumpit(struct sk_buff *skb,
+				  struct netlink_callback *cb)
+{
+	struct mcast_net *mn = mcast_net(sock_net(skb->sk));
+	unsigned long id;
+	struct mcast_group *g;
+	int err = 0;
+	void *hdr;
+
+	mutex_lock(&mn->lock);
+	xa_for_each_start(&mn->groups, id, g, cb->args[0]) {
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &mcast_family,
+				  NLM_F_MULTI, MCAST_CMD_STATS_GET);
+		if (!hdr) {
+			err = -EMSGSIZE;
+			break;
+		}
+		err = mcast_put_stats(skb, &g->stats, g->id, g->nlocal);
+		if (err) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+		cb->args[0] = id + 1;
+	}
+	mutex_unlock(&mn->lock);
+	if (err && !skb->len)
+		return err;
+	return skb->len;
+}
+
+/* ----------------------------------------------------------------- family */
+
+#define MCAST_POLICY(p) .policy = (p), .maxattr = ARRAY_SIZE(p) - 1
+
+static const struct genl_ops mcast_ops[] = {
+	{
+		.cmd = MCAST_CMD_NODE_GET,
+		.doit = mcast_node_get_doit,
+		.dumpit = mcast_node_get_dumpit,
+	},
+	{
+		.cmd = MCAST_CMD_NODE_SET,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = mcast_node_set_doit,
+		MCAST_POLICY(mcast_node_req_policy),
+	},
+	{
+		.cmd = MCAST_CMD_PEER_NEW,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = mcast_peer_new_doit,
+		MCAST_POLICY(mcast_peer_req_policy),
+	},
+	{
+		.cmd = MCAST_CMD_PEER_DEL,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = mcast_peer_del_doit,
+		MCAST_POLICY(mcast_peer_req_policy),
+	},
+	{
+		.cmd = MCAST_CMD_PEER_GET,
+		.doit = mcast_peer_get_doit,
+		.dumpit = mcast_peer_get_dumpit,
+		MCAST_POLICY(mcast_peer_req_policy),
+	},
+	{
+		.cmd = MCAST_CMD_GROUP_NEW,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = mcast_group_new_doit,
+		MCAST_POLICY(mcast_group_req_policy),
+	},
+	{
+		.cmd = MCAST_CMD_GROUP_DEL,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = mcast_group_del_doit,
+		MCAST_POLICY(mcast_group_req_policy),
+	},
+	{
+		.cmd = MCAST_CMD_GROUP_GET,
+		.doit = mcast_group_get_doit,
+		.dumpit = mcast_group_get_dumpit,
+		MCAST_POLICY(mcast_group_req_policy),
+	},
+	{
+		.cmd = MCAST_CMD_GROUP_SET,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = mcast_group_set_doit,
+		MCAST_POLICY(mcast_group_req_policy),
+	},
+	{
+		.cmd = MCAST_CMD_STATS_GET,
+		.doit = mcast_stats_get_doit,
+		.dumpit = mcast_stats_get_dumpit,
+		MCAST_POLICY(mcast_stats_req_policy),
+	},
+};
+
+static const struct genl_multicast_group mcast_mcgrps[] = {
+	[MCAST_MCGRP_EVENTS_ID] = { .name = MCAST_GENL_MCGRP_EVENTS },
+};
+
+static struct genl_family mcast_family __ro_after_init = {
+	.name = MCAST_GENL_NAME,
+	.version = MCAST_GENL_VERSION,
+	.netnsok = true,
+	.module = THIS_MODULE,
+	.ops = mcast_ops,
+	.n_ops = ARRAY_SIZE(mcast_ops),
+	.mcgrps = mcast_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(mcast_mcgrps),
+};
+
+/* The largest group reply must fit a netlink attribute's u16 length. */
+#define MCAST_GROUP_NEST_MAX (NLA_HDRLEN + 3 * NLA_ALIGN(NLA_HDRLEN + 4) + \
+			      3 * NLA_ALIGN(NLA_HDRLEN + 4 * MCAST_MAX_MEMBERS))
+
+int mcast_genl_init(void)
+{
+	BUILD_BUG_ON(MCAST_GROUP_NEST_MAX > U16_MAX);
+	return genl_register_family(&mcast_family);
+}
+
+void mcast_genl_exit(void)
+{
+	genl_unregister_family(&mcast_family);
+}
+MODULE_ALIAS_GENL_FAMILY(MCAST_GENL_NAME);

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mcast.ko internals shared by its parts:
+ *   net.c   per-network-namespace node state: topology, peers, groups,
+ *           statistics, local delivery (each netns is one node);
+ *   genl.c  the "mcast" generic netlink family;
+ *   dev.c   /dev/mcast: files, join/leave, send, receive, poll, io_uring.
+ *
+ * Locking: mcast_net.lock (a mutex) covers the node's configuration, its
+ * peers and groups, every group's list of local members and the node's
+ * list of open files.  A file's receive queue has its own spinlock, taken
+ * inside mcast_net.lock when delivering.  Statistics are atomic.
+ *
+ * Lifetime: an open file holds a reference on its network namespace
+ * (get_net), so the node state outlives every file of the node: a
+ * namespace whose last process left while files are still open is freed
+ * when the last of those files is closed.
+ */
+#ifndef MCAST_H
+#define MCAST_H
+
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <linux/xarray.h>
+#include <linux/refcount.h>
+#include <linux/atomic.h>
+#include <linux/in6.h>
+#include <net/net_namespace.h>
+#include <uapi/linux/mcast.h>
+
+#include "topology.h"
+
+#define MCAST_RXQ_LIMIT		256	/* messages queued per file */
+
+struct mcast_stats {
+	atomic64_t tx_msgs;
+	atomic64_t tx_bytes;
+	atomic64_t rx_msgs;
+	atomic64_t rx_bytes;
+	atomic64_t rx_drops;
+};
+
+struct mcast_peer {
+	u32 id;
+	bool ipv6;
+	union {
+		__be32 v4;
+		struct in6_addr v6;
+	} addr;
+	u16 port;
+};
+
+/* A group as this node knows it. */
+struct mcast_group {
+	u32 id;
+	u32 epoch;
+	u32 nmembers;
+	u32 *members;		/* node ids, as configured */
+	u32 *rchain;		/* members in <_d order (R-chain base) */
+	u32 *hcycle;		/* members in label order, or NULL */
+	struct list_head local;	/* struct mcast_member.group_link */
+	u32 nlocal;
+	struct mcast_stats stats;
+};
+
+/* One open file's membership of one group. */
+struct mcast_member {
+	struct list_head group_link;	/* in mcast_group.local */
+	struct list_head file_link;	/* in mcast_file.groups */
+	struct mcast_file *file;
+	struct mcast_group *group;
+};
+
+/* A message, shared by every file it is queued to. */
+struct mcast_msg {
+	refcount_t ref;
+	u32 group;
+	u32 src_node;
+	u32 len;
+	u64 seq;
+	u8 data[];
+};
+
+/* A message queued to one file. */
+struct mcast_rxent {
+	struct list_head link;
+	struct mcast_msg *msg;
+};
+
+struct mcast_file {
+	struct mcast_net *mn;
+	struct net *net;		/* reference held while open */
+	struct list_head node_link;	/* in mcast_net.files */
+	struct list_head groups;	/* struct mcast_member.file_link */
+	spinlock_t rx_lock;
+	struct list_head rxq;		/* struct mcast_rxent */
+	u32 rxq_len;
+	u32 dropped;			/* since the last receive */
+	wait_queue_head_t wq;
+	pid_t tgid;
+};
+
+struct mcast_net {
+	struct net *net;
+	struct mutex lock;		/* see the top of this file */
+	bool configured;
+	struct mc_torus torus;
+	u32 node_id;
+	u16 coord[MCAST_MAX_DIMS];
+	struct xarray peers;		/* id -> struct mcast_peer */
+	u32 npeers;
+	struct xarray groups;		/* id -> struct mcast_group */
+	u32 ngroups;
+	struct list_head files;		/* struct mcast_file.node_link */
+	u32 nfiles;
+	atomic64_t seq;			/* last message sequence number */
+	struct mcast_stats stats;
+};
+
+/* net.c */
+struct mcast_net *mcast_net(const struct net *net);
+int mcast_net_init(void);
+void mcast_net_exit(void);
+void mcast_group_free(struct mcast_group *g);
+/* Every local member of @g leaves it (with its event). */
+void mcast_group_drop_members(struct mcast_net *mn, struct mcast_group *g);
+/* Removes @g from the node (its local members leave) and frees it. */
+void mcast_group_destroy(struct mcast_net *mn, struct mcast_group *g);
+void mcast_file_attach(struct mcast_file *f, struct net *net);
+void mcast_file_detach(struct mcast_file *f);
+int mcast_group_join(struct mcast_file *f, u32 group);
+int mcast_group_leave(struct mcast_file *f, u32 group);
+struct mcast_msg *mcast_msg_alloc(u32 len);
+void mcast_msg_put(struct mcast_msg *msg);
+/*
+ * Local delivery of @msg, under mn->lock: to every file that joined
+ * msg->group, or with @all_files to every open file of the node; @skip
+ * (the sender, unless it asked for loopback) is left out.
+ */
+void mcast_deliver_local(struct mcast_net *mn, struct mcast_msg *msg,
+			 struct mcast_group *g, bool all_files,
+			 struct mcast_file *skip);
+/* Takes the next message off @f's queue, or returns NULL; *dropped out. */
+struct mcast_rxent *mcast_file_dequeue(struct mcast_file *f, u32 *dropped);
+void mcast_rxent_free(struct mcast_rxent *e);
+bool mcast_file_readable(struct mcast_file *f);
+
+/* genl.c */
+int mcast_genl_init(void);
+void mcast_genl_exit(void);
+void mcast_notify_member(struct mcast_net *mn, u8 cmd, u32 group, pid_t tgid);
+void mcast_notify_overflow(struct mcast_net *mn, u32 group, pid_t tgid,
+			   u32 drops);
+
+/* dev.c */
+int mcast_dev_init(void);
+void mcast_dev_exit(void);
+
+#endif /* MCAST_H */
