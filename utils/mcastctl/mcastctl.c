@@ -2,8 +2,8 @@
 /*
  * mcastctl: inspect and configure mcast, and plan multicasts offline.
  *
- * The first word picks a command from a table, so later commands (node,
- * peer, group, stats over generic netlink) are one line each here.
+ * The first word picks a command from a table: plan (offline), and node,
+ * peer, group, stats over generic netlink (config.c).
  */
 #include <string.h>
 
@@ -19,6 +19,14 @@ struct command {
 static const struct command commands[] = {
 	{ "plan", cmd_plan, cmd_plan_usage,
 	  "show how a multicast would be routed (offline)" },
+	{ "node", cmd_node, cmd_node_usage,
+	  "show or set this node's topology and coordinate" },
+	{ "peer", cmd_peer, cmd_peer_usage,
+	  "show, add or delete peers (other nodes' addresses)" },
+	{ "group", cmd_group, cmd_group_usage,
+	  "show, add, set or delete groups and their members" },
+	{ "stats", cmd_stats, cmd_stats_usage,
+	  "show the node's and the groups' counters" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -27,7 +35,7 @@ static void usage(FILE *f)
 {
 	size_t i;
 
-	fputs("usage: mcastctl COMMAND [OPTIONS]\n"
+	fputs("usage: mcastctl [-j] COMMAND [OPTIONS]\n"
 	      "       mcastctl help [COMMAND]\n"
 	      "       mcastctl --version\n\ncommands:\n", f);
 	for (i = 0; i < NCOMMANDS; i++)
@@ -68,6 +76,16 @@ int main(int argc, char **argv)
 {
 	const struct command *c;
 
+	/* -j / --json before the command: JSON from every show */
+	if (argc >= 2 && (!strcmp(argv[1], "-j") || !strcmp(argv[1], "--json"))) {
+		mcastctl_json = true;
+		argc--;
+		argv++;
+		if (argc >= 2 && !strcmp(argv[1], "plan")) {
+			fprintf(stderr, "mcastctl: plan: use mcastctl plan ... --json\n");
+			return MCASTCTL_EUSAGE;
+		}
+	}
 	if (argc < 2) {
 		usage(stderr);
 		return MCASTCTL_EUSAGE;

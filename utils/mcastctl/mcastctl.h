@@ -5,6 +5,7 @@
 #ifndef MCASTCTL_H
 #define MCASTCTL_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 /* The build passes the package version (dkms.conf) as MCAST_VERSION. */
@@ -20,10 +21,24 @@ enum {
 	MCASTCTL_EINPUT = 1,	/* an invalid value, unreadable file, no memory */
 	MCASTCTL_EUSAGE = 2,	/* unknown/missing/conflicting options */
 	MCASTCTL_EINTERNAL = 3,	/* a checker rejected a plan: a bug */
+	MCASTCTL_EKERNEL = 4,	/* the kernel refused, or mcast is not loaded */
 };
+
+/* -j before the command: JSON output for every show command. */
+extern bool mcastctl_json;
 
 /* A command gets argv from its own name on (argv[0] is "plan"). */
 int cmd_plan(int argc, char **argv);
 void cmd_plan_usage(FILE *f);
+
+/* Over generic netlink (config.c). */
+int cmd_node(int argc, char **argv);
+void cmd_node_usage(FILE *f);
+int cmd_peer(int argc, char **argv);
+void cmd_peer_usage(FILE *f);
+int cmd_group(int argc, char **argv);
+void cmd_group_usage(FILE *f);
+int cmd_stats(int argc, char **argv);
+void cmd_stats_usage(FILE *f);
 
 #endif /* MCASTCTL_H */

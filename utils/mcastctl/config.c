@@ -1,0 +1,1038 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * mcastctl node | peer | group | stats: show and change the kernel's
+ * configuration over the "mcast" generic netlink family.
+ *
+ * Every command checks its syntax before it talks to the kernel, so usage
+ * errors are the same with or without the module.  Coordinates are read
+ * and printed highest dimension first, as `mcastctl plan` does; reading
+ * one needs the node's topology, which comes from NODE_GET.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <netlink/attr.h>
+
+#include "chain.h"
+#include "json.h"
+#include "mcastctl.h"
+#include "nl.h"
+#include "parse.h"
+
+bool mcastctl_json;
+
+/* Messages are "mcastctl: WHAT: ..." with WHAT like "peer add". */
+__attribute__((format(printf, 2, 3)))
+static int usage_err(const char *what, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "mcastctl: %s: ", what);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return MCASTCTL_EUSAGE;
+}
+
+__attribute__((format(printf, 2, 3)))
+static int input_err(const char *what, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "mcastctl: %s: ", what);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return MCASTCTL_EINPUT;
+}
+
+static int nomem(const char *what)
+{
+	return input_err(what, "out of memory");
+}
+
+static bool is_help(const char *s)
+{
+	return !strcmp(s, "help") || !strcmp(s, "-h") || !strcmp(s, "--help");
+}
+
+/*
+ * Removes -j/--json from argv[1..] (sets *json) and returns the new argc.
+ * A show command's options may come anywhere after its verb.
+ */
+static int take_json(int argc, char **argv, bool *json)
+{
+	int i, n = 1;
+
+	*json = mcastctl_json;
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--json"))
+			*json = true;
+		else
+			argv[n++] = argv[i];
+	}
+	argv[n] = NULL;
+	return n;
+}
+
+static int parse_group_id(const char *what, const char *s, u32 *id)
+{
+	char q[80];
+
+	if (parse_u32(s, UINT32_MAX, id) || *id == MCAST_NO_GROUP)
+		return usage_err(what, "group \"%s\": expected a number from 1 to %u",
+				 printable(s, q, sizeof(q)), UINT32_MAX);
+	return 0;
+}
+
+static void json_coord(struct json *j, const struct mc_torus *t, u32 node)
+{
+	u16 sigma[MC_MAX_DIMS];
+	int i;
+
+	mc_node_coords(t, node, sigma);
+	json_arr_begin(j);
+	for (i = t->n - 1; i >= 0; i--)
+		json_uint(j, sigma[i]);
+	json_arr_end(j);
+}
+
+static void json_topology(struct json *j, const struct mc_torus *t)
+{
+	int i;
+
+	json_obj_begin(j);
+	json_key_str(j, "kind", "torus");
+	json_key(j, "dims");
+	json_arr_begin(j);
+	for (i = t->n - 1; i >= 0; i--)
+		json_uint(j, t->k[i]);
+	json_arr_end(j);
+	json_key_str(j, "links", t->links == MC_LINKS_BI ? "bi" : "uni");
+	json_key_uint(j, "nodes", t->nodes);
+	json_obj_end(j);
+}
+
+/*
+ * JSON goes to memory first and to stdout only when the whole answer
+ * arrived: an error never leaves half a document behind.
+ */
+struct jout {
+	struct json j;
+	FILE *f;
+	char *buf;
+	size_t len;
+};
+
+static int jout_begin(struct jout *o, const char *what)
+{
+	o->buf = NULL;
+	o->len = 0;
+	o->f = open_memstream(&o->buf, &o->len);
+	if (!o->f)
+		return nomem(what);
+	json_init(&o->j, o->f);
+	return 0;
+}
+
+static int jout_end(struct jout *o, const char *what, int err)
+{
+	int bad = json_finish(&o->j);
+
+	if (fclose(o->f))
+		bad = 1;
+	if (!err && bad)
+		err = input_err(what, "cannot write the JSON output");
+	if (!err && (fwrite(o->buf, 1, o->len, stdout) != o->len ||
+		     fflush(stdout)))
+		err = input_err(what, "cannot write the output");
+	free(o->buf);
+	return err;
+}
+
+/* Connect and fetch the node; it must be configured when @need. */
+static int open_node(struct ctl_nl *nl, const char *what, struct ctl_node *node,
+		     bool need)
+{
+	int err = ctl_nl_open(nl, what);
+
+	if (err)
+		return err;
+	err = ctl_node_get(nl, node);
+	if (!err && need && !node->configured) {
+		fprintf(stderr, "mcastctl: %s: this node is not configured: mcastctl node set topology T coord C\n",
+			what);
+		err = MCASTCTL_EINPUT;
+	}
+	if (err)
+		ctl_nl_close(nl);
+	return err;
+}
+
+/* ------------------------------------------------------------------ node */
+
+void cmd_node_usage(FILE *f)
+{
+	fputs("usage: mcastctl node show [-j]\n"
+	      "       mcastctl node set [topology torus:K[xK...][:uni|:bi]] [coord C]\n"
+	      "\n"
+	      "show: this node's topology, coordinate and id.\n"
+	      "set: configure them (the topology and the coordinate together the\n"
+	      "first time; later either one alone).  Coordinates and radices are\n"
+	      "written highest dimension first, as in mcastctl plan.\n", f);
+}
+
+static int node_show(int argc, char **argv)
+{
+	const char *what = "node show";
+	char buf[COORD_STR_MAX], topo[96];
+	struct ctl_node node;
+	struct ctl_nl nl;
+	struct jout o;
+	bool json;
+	int err;
+
+	argc = take_json(argc, argv, &json);
+	if (argc > 1)
+		return usage_err(what, "unexpected argument \"%.64s\"", argv[1]);
+	err = open_node(&nl, what, &node, false);
+	if (err)
+		return err;
+	ctl_nl_close(&nl);
+	if (json) {
+		if ((err = jout_begin(&o, what)))
+			return err;
+		json_obj_begin(&o.j);
+		json_key_bool(&o.j, "configured", node.configured);
+		if (node.configured) {
+			json_key_uint(&o.j, "id", node.id);
+			json_key(&o.j, "coord");
+			json_coord(&o.j, &node.t, node.id);
+			json_key(&o.j, "topology");
+			json_topology(&o.j, &node.t);
+		}
+		json_obj_end(&o.j);
+		return jout_end(&o, what, 0);
+	}
+	if (!node.configured) {
+		printf("node         not configured (mcastctl node set topology T coord C)\n");
+		return MCASTCTL_OK;
+	}
+	printf("node         %u\n", node.id);
+	printf("coordinate   %s\n", format_coord(&node.t, node.id, true, buf));
+	printf("topology     %s, %u nodes\n", ctl_topology_str(&node.t, topo),
+	       node.t.nodes);
+	return MCASTCTL_OK;
+}
+
+static int node_set(int argc, char **argv)
+{
+	const char *what = "node set";
+	const char *topo_s = NULL, *coord_s = NULL;
+	char err_s[PARSE_ERR_MAX];
+	struct ctl_node node;
+	struct mc_torus t;
+	struct ctl_nl nl;
+	struct nl_msg *msg;
+	struct nlattr *nest;
+	u16 dims[MC_MAX_DIMS], sigma[MC_MAX_DIMS];
+	u32 id;
+	int i, err;
+
+	for (i = 1; i < argc; i += 2) {
+		const char **slot;
+
+		if (!strcmp(argv[i], "topology"))
+			slot = &topo_s;
+		else if (!strcmp(argv[i], "coord"))
+			slot = &coord_s;
+		else
+			return usage_err(what, "unknown keyword \"%.64s\" (topology, coord)",
+					 argv[i]);
+		if (i + 1 >= argc)
+			return usage_err(what, "%s needs a value", argv[i]);
+		if (*slot)
+			return usage_err(what, "%s given twice", argv[i]);
+		*slot = argv[i + 1];
+	}
+	if (!topo_s && !coord_s)
+		return usage_err(what, "nothing to set: topology T and/or coord C");
+	if (topo_s && parse_topology(topo_s, &t, err_s))
+		return input_err(what, "%s", err_s);
+	if (topo_s && coord_s && parse_coord(&t, coord_s, &id, err_s))
+		return input_err(what, "%s", err_s);
+
+	err = open_node(&nl, what, &node, !(topo_s && coord_s));
+	if (err)
+		return err;
+	if (!topo_s)
+		t = node.t;
+	if (!coord_s) {
+		/* keep the coordinate under a new topology, if it fits */
+		for (i = 0; i < t.n; i++)
+			sigma[i] = i < node.t.n ? node.coord[i] : 0;
+		id = t.n == node.t.n ? mc_node_index(&t, sigma) : MC_NO_NODE;
+		if (id == MC_NO_NODE) {
+			ctl_nl_close(&nl);
+			return input_err(what, "the node's coordinate does not fit the new topology: give coord too");
+		}
+	} else if (!topo_s && parse_coord(&t, coord_s, &id, err_s)) {
+		ctl_nl_close(&nl);
+		return input_err(what, "%s", err_s);
+	}
+	mc_node_coords(&t, id, sigma);
+	for (i = 0; i < t.n; i++)
+		dims[i] = t.k[i];
+
+	msg = ctl_nl_msg(&nl, MCAST_CMD_NODE_SET, false, 0);
+	if (!msg) {
+		ctl_nl_close(&nl);
+		return nomem(what);
+	}
+	nest = nla_nest_start(msg, MCAST_A_NODE);
+	if (!nest || nla_put_u8(msg, MCAST_NODE_A_KIND, MCAST_TOPO_TORUS) ||
+	    nla_put_u8(msg, MCAST_NODE_A_LINKS, t.links == MC_LINKS_BI ?
+		       MCAST_LINKS_BI : MCAST_LINKS_UNI) ||
+	    nla_put(msg, MCAST_NODE_A_DIMS, t.n * sizeof(u16), dims) ||
+	    nla_put(msg, MCAST_NODE_A_COORD, t.n * sizeof(u16), sigma)) {
+		nlmsg_free(msg);
+		ctl_nl_close(&nl);
+		return nomem(what);
+	}
+	nla_nest_end(msg, nest);
+	err = ctl_nl_request(&nl, msg, NULL, NULL);
+	ctl_nl_close(&nl);
+	return err;
+}
+
+int cmd_node(int argc, char **argv)
+{
+	if (argc < 2 || !strcmp(argv[1], "show"))
+		return node_show(argc < 2 ? 1 : argc - 1, argv + (argc < 2 ? 0 : 1));
+	if (!strcmp(argv[1], "set"))
+		return node_set(argc - 1, argv + 1);
+	if (is_help(argv[1])) {
+		cmd_node_usage(stdout);
+		return MCASTCTL_OK;
+	}
+	return usage_err("node", "unknown command \"%.64s\" (show, set)", argv[1]);
+}
+
+/* ------------------------------------------------------------------ peer */
+
+void cmd_peer_usage(FILE *f)
+{
+	fputs("usage: mcastctl peer show [PEER] [-j]\n"
+	      "       mcastctl peer add PEER addr IPADDR port PORT\n"
+	      "       mcastctl peer del PEER\n"
+	      "\n"
+	      "PEER is a node's coordinate (highest dimension first, e.g. 1,3) or\n"
+	      "\"id N\" (its node id).  IPADDR is IPv4 or IPv6; PORT is 1 to 65535.\n", f);
+}
+
+/* PEER at argv[*i]: a coordinate or "id N"; advances *i. */
+struct peer_ref {
+	const char *coord;	/* or NULL */
+	u32 id;
+};
+
+static int take_peer(const char *what, int argc, char **argv, int *i,
+		     struct peer_ref *p)
+{
+	char q[80];
+
+	memset(p, 0, sizeof(*p));
+	if (*i >= argc)
+		return usage_err(what, "missing PEER (a coordinate, or id N)");
+	if (!strcmp(argv[*i], "id")) {
+		if (*i + 1 >= argc)
+			return usage_err(what, "id needs a node id");
+		if (parse_u32(argv[*i + 1], MCAST_MAX_NODES - 1, &p->id))
+			return usage_err(what, "node id \"%s\": expected a number below %u",
+					 printable(argv[*i + 1], q, sizeof(q)),
+					 MCAST_MAX_NODES);
+		*i += 2;
+		return 0;
+	}
+	p->coord = argv[(*i)++];
+	return 0;
+}
+
+static int resolve_peer(const char *what, const struct ctl_node *node,
+			struct peer_ref *p)
+{
+	char err_s[PARSE_ERR_MAX];
+
+	if (p->coord && parse_coord(&node->t, p->coord, &p->id, err_s))
+		return input_err(what, "%s", err_s);
+	return 0;
+}
+
+struct show_ctx {
+	struct ctl_node *node;
+	struct json *j;		/* NULL: text */
+	unsigned int count;
+};
+
+static int peer_reply(int cmd, struct nlattr **tb, void *arg)
+{
+	struct show_ctx *c = arg;
+	struct nlattr *pt[MCAST_PEER_A_MAX + 1];
+	char addr[INET6_ADDRSTRLEN] = "?", buf[COORD_STR_MAX];
+	u32 id;
+	u16 port = 0;
+
+	(void)cmd;
+	if (!tb[MCAST_A_PEER] ||
+	    nla_parse_nested(pt, MCAST_PEER_A_MAX, tb[MCAST_A_PEER], NULL) < 0 ||
+	    !pt[MCAST_PEER_A_ID]) {
+		fprintf(stderr, "mcastctl: malformed peer attributes from the kernel\n");
+		return MCASTCTL_EKERNEL;
+	}
+	id = nla_get_u32(pt[MCAST_PEER_A_ID]);
+	if (pt[MCAST_PEER_A_IPV4] && nla_len(pt[MCAST_PEER_A_IPV4]) == 4)
+		inet_ntop(AF_INET, nla_data(pt[MCAST_PEER_A_IPV4]), addr,
+			  sizeof(addr));
+	else if (pt[MCAST_PEER_A_IPV6] && nla_len(pt[MCAST_PEER_A_IPV6]) == 16)
+		inet_ntop(AF_INET6, nla_data(pt[MCAST_PEER_A_IPV6]), addr,
+			  sizeof(addr));
+	if (pt[MCAST_PEER_A_PORT])
+		port = nla_get_u16(pt[MCAST_PEER_A_PORT]);
+	c->count++;
+	if (c->j) {
+		json_obj_begin(c->j);
+		json_key_uint(c->j, "id", id);
+		if (id < c->node->t.nodes) {
+			json_key(c->j, "coord");
+			json_coord(c->j, &c->node->t, id);
+		}
+		json_key_str(c->j, "addr", addr);
+		json_key_uint(c->j, "port", port);
+		json_obj_end(c->j);
+	} else {
+		printf("peer %-12s id %-8u addr %s port %u\n",
+		       id < c->node->t.nodes ?
+		       format_coord(&c->node->t, id, true, buf) : "?",
+		       id, addr, port);
+	}
+	return 0;
+}
+
+static int put_peer_id(struct nl_msg *msg, u32 id, struct nlattr **nest)
+{
+	*nest = nla_nest_start(msg, MCAST_A_PEER);
+	return !*nest || nla_put_u32(msg, MCAST_PEER_A_ID, id);
+}
+
+static int peer_show(int argc, char **argv)
+{
+	const char *what = "peer show";
+	struct show_ctx c = { 0 };
+	struct peer_ref p = { 0 };
+	struct ctl_node node;
+	struct nlattr *nest;
+	struct ctl_nl nl;
+	struct nl_msg *msg;
+	struct jout o;
+	bool json, one = false;
+	int i = 1, err;
+
+	argc = take_json(argc, argv, &json);
+	if (argc > 1) {
+		err = take_peer(what, argc, argv, &i, &p);
+		if (err)
+			return err;
+		if (i < argc)
+			return usage_err(what, "unexpected argument \"%.64s\"",
+					 argv[i]);
+		one = true;
+	}
+	err = open_node(&nl, what, &node, false);
+	if (err)
+		return err;
+	if (!node.configured) {
+		ctl_nl_close(&nl);
+		if (json) {
+			printf("[]\n");
+			return MCASTCTL_OK;
+		}
+		if (one)
+			return input_err(what, "this node is not configured: it has no peers");
+		return MCASTCTL_OK;
+	}
+	if (one && (err = resolve_peer(what, &node, &p))) {
+		ctl_nl_close(&nl);
+		return err;
+	}
+	msg = ctl_nl_msg(&nl, MCAST_CMD_PEER_GET, !one, 0);
+	if (!msg || (one && put_peer_id(msg, p.id, &nest))) {
+		nlmsg_free(msg);
+		ctl_nl_close(&nl);
+		return nomem(what);
+	}
+	if (one)
+		nla_nest_end(msg, nest);
+	c.node = &node;
+	if (json && (err = jout_begin(&o, what))) {
+		nlmsg_free(msg);
+		ctl_nl_close(&nl);
+		return err;
+	}
+	if (json) {
+		json_arr_begin(&o.j);
+		c.j = &o.j;
+	}
+	err = ctl_nl_request(&nl, msg, peer_reply, &c);
+	ctl_nl_close(&nl);
+	if (json) {
+		json_arr_end(&o.j);
+		return jout_end(&o, what, err);
+	}
+	return err;
+}
+
+static int peer_add(int argc, char **argv)
+{
+	const char *what = "peer add";
+	const char *addr_s = NULL, *port_s = NULL;
+	unsigned char addr[16];
+	struct peer_ref p;
+	struct ctl_node node;
+	struct nlattr *nest;
+	struct ctl_nl nl;
+	struct nl_msg *msg;
+	bool v6 = false;
+	char q[80];
+	u32 port;
+	int i = 1, err;
+
+	err = take_peer(what, argc, argv, &i, &p);
+	if (err)
+		return err;
+	for (; i < argc; i += 2) {
+		const char **slot;
+
+		if (!strcmp(argv[i], "addr"))
+			slot = &addr_s;
+		else if (!strcmp(argv[i], "port"))
+			slot = &port_s;
+		else
+			return usage_err(what, "unknown keyword \"%.64s\" (addr, port)",
+					 argv[i]);
+		if (i + 1 >= argc)
+			return usage_err(what, "%s needs a value", argv[i]);
+		if (*slot)
+			return usage_err(what, "%s given twice", argv[i]);
+		*slot = argv[i + 1];
+	}
+	if (!addr_s || !port_s)
+		return usage_err(what, "needs addr IPADDR and port PORT");
+	if (inet_pton(AF_INET, addr_s, addr) != 1) {
+		if (inet_pton(AF_INET6, addr_s, addr) != 1)
+			return input_err(what, "address \"%s\": expected an IPv4 or IPv6 address",
+					 printable(addr_s, q, sizeof(q)));
+		v6 = true;
+	}
+	if (parse_u32(port_s, 65535, &port) || port == 0)
+		return input_err(what, "port \"%s\": expected a number from 1 to 65535",
+				 printable(port_s, q, sizeof(q)));
+
+	err = open_node(&nl, what, &node, true);
+	if (err)
+		return err;
+	err = resolve_peer(what, &node, &p);
+	if (err) {
+		ctl_nl_close(&nl);
+		return err;
+	}
+	msg = ctl_nl_msg(&nl, MCAST_CMD_PEER_NEW, false, 0);
+	if (!msg || put_peer_id(msg, p.id, &nest) ||
+	    (v6 ? nla_put(msg, MCAST_PEER_A_IPV6, 16, addr) :
+		  nla_put(msg, MCAST_PEER_A_IPV4, 4, addr)) ||
+	    nla_put_u16(msg, MCAST_PEER_A_PORT, port)) {
+		nlmsg_free(msg);
+		ctl_nl_close(&nl);
+		return nomem(what);
+	}
+	nla_nest_end(msg, nest);
+	err = ctl_nl_request(&nl, msg, NULL, NULL);
+	ctl_nl_close(&nl);
+	return err;
+}
+
+static int peer_del(int argc, char **argv)
+{
+	const char *what = "peer del";
+	struct peer_ref p;
+	struct ctl_node node;
+	struct nlattr *nest;
+	struct ctl_nl nl;
+	struct nl_msg *msg;
+	int i = 1, err;
+
+	err = take_peer(what, argc, argv, &i, &p);
+	if (err)
+		return err;
+	if (i < argc)
+		return usage_err(what, "unexpected argument \"%.64s\"", argv[i]);
+	err = open_node(&nl, what, &node, true);
+	if (err)
+		return err;
+	err = resolve_peer(what, &node, &p);
+	if (err) {
+		ctl_nl_close(&nl);
+		return err;
+	}
+	msg = ctl_nl_msg(&nl, MCAST_CMD_PEER_DEL, false, 0);
+	if (!msg || put_peer_id(msg, p.id, &nest)) {
+		nlmsg_free(msg);
+		ctl_nl_close(&nl);
+		return nomem(what);
+	}
+	nla_nest_end(msg, nest);
+	err = ctl_nl_request(&nl, msg, NULL, NULL);
+	ctl_nl_close(&nl);
+	return err;
+}
+
+int cmd_peer(int argc, char **argv)
+{
+	if (argc < 2 || !strcmp(argv[1], "show"))
+		return peer_show(argc < 2 ? 1 : argc - 1, argv + (argc < 2 ? 0 : 1));
+	if (!strcmp(argv[1], "add"))
+		return peer_add(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "del"))
+		return peer_del(argc - 1, argv + 1);
+	if (is_help(argv[1])) {
+		cmd_peer_usage(stdout);
+		return MCASTCTL_OK;
+	}
+	return usage_err("peer", "unknown command \"%.64s\" (show, add, del)",
+			 argv[1]);
+}
+
+/* ----------------------------------------------------------------- group */
+
+void cmd_group_usage(FILE *f)
+{
+	fputs("usage: mcastctl group show [GROUP] [-j]\n"
+	      "       mcastctl group add GROUP [members C...]\n"
+	      "       mcastctl group set GROUP members C...\n"
+	      "       mcastctl group del GROUP\n"
+	      "\n"
+	      "GROUP is a number from 1.  C is a member node's coordinate, highest\n"
+	      "dimension first.  add and set compute the group's R-chain (dimension\n"
+	      "order) and, on a unidirectional torus with equal radices, its H-cycle\n"
+	      "(Hamiltonian-label order) and install them with the members.\n", f);
+}
+
+static void print_nodes(struct show_ctx *c, const char *key, const char *label,
+			struct nlattr *a)
+{
+	const struct mc_torus *t = &c->node->t;
+	char buf[COORD_STR_MAX];
+	u32 n, i, v;
+
+	if (!a)
+		return;
+	n = nla_len(a) / sizeof(u32);
+	if (c->j) {
+		json_key(c->j, key);
+		json_arr_begin(c->j);
+	} else {
+		printf("  %-8s", label);
+	}
+	for (i = 0; i < n; i++) {
+		memcpy(&v, (char *)nla_data(a) + i * sizeof(u32), sizeof(v));
+		if (c->j && v < t->nodes)
+			json_coord(c->j, t, v);
+		else if (c->j)
+			json_uint(c->j, v);
+		else
+			printf(" %s", v < t->nodes ?
+			       format_coord(t, v, true, buf) : "?");
+	}
+	if (c->j)
+		json_arr_end(c->j);
+	else
+		putchar('\n');
+}
+
+static int group_reply(int cmd, struct nlattr **tb, void *arg)
+{
+	struct show_ctx *c = arg;
+	struct nlattr *gt[MCAST_GROUP_A_MAX + 1];
+	u32 id, epoch = 0, local = 0, n;
+
+	(void)cmd;
+	if (!tb[MCAST_A_GROUP] ||
+	    nla_parse_nested(gt, MCAST_GROUP_A_MAX, tb[MCAST_A_GROUP], NULL) < 0 ||
+	    !gt[MCAST_GROUP_A_ID]) {
+		fprintf(stderr, "mcastctl: malformed group attributes from the kernel\n");
+		return MCASTCTL_EKERNEL;
+	}
+	id = nla_get_u32(gt[MCAST_GROUP_A_ID]);
+	if (gt[MCAST_GROUP_A_EPOCH])
+		epoch = nla_get_u32(gt[MCAST_GROUP_A_EPOCH]);
+	if (gt[MCAST_GROUP_A_LOCAL])
+		local = nla_get_u32(gt[MCAST_GROUP_A_LOCAL]);
+	n = gt[MCAST_GROUP_A_MEMBERS] ?
+	    nla_len(gt[MCAST_GROUP_A_MEMBERS]) / sizeof(u32) : 0;
+	c->count++;
+	if (c->j) {
+		json_obj_begin(c->j);
+		json_key_uint(c->j, "id", id);
+		json_key_uint(c->j, "epoch", epoch);
+		json_key_uint(c->j, "local", local);
+		json_key_uint(c->j, "nmembers", n);
+	} else {
+		printf("group %u  epoch %u  local files %u  members %u\n", id,
+		       epoch, local, n);
+	}
+	print_nodes(c, "members", "members", gt[MCAST_GROUP_A_MEMBERS]);
+	print_nodes(c, "rchain", "r-chain", gt[MCAST_GROUP_A_RCHAIN]);
+	print_nodes(c, "hcycle", "h-cycle", gt[MCAST_GROUP_A_HCYCLE]);
+	if (c->j)
+		json_obj_end(c->j);
+	return 0;
+}
+
+static int put_group_id(struct nl_msg *msg, u32 id, struct nlattr **nest)
+{
+	*nest = nla_nest_start(msg, MCAST_A_GROUP);
+	return !*nest || nla_put_u32(msg, MCAST_GROUP_A_ID, id);
+}
+
+static int group_show(int argc, char **argv)
+{
+	const char *what = "group show";
+	struct show_ctx c = { 0 };
+	struct ctl_node node;
+	struct nlattr *nest;
+	struct ctl_nl nl;
+	struct nl_msg *msg;
+	struct jout o;
+	bool json;
+	u32 id = 0;
+	int err;
+
+	argc = take_json(argc, argv, &json);
+	if (argc > 2)
+		return usage_err(what, "unexpected argument \"%.64s\"", argv[2]);
+	if (argc == 2 && (err = parse_group_id(what, argv[1], &id)))
+		return err;
+	err = open_node(&nl, what, &node, false);
+	if (err)
+		return err;
+	msg = ctl_nl_msg(&nl, MCAST_CMD_GROUP_GET, !id, 0);
+	if (!msg || (id && put_group_id(msg, id, &nest))) {
+		nlmsg_free(msg);
+		ctl_nl_close(&nl);
+		return nomem(what);
+	}
+	if (id)
+		nla_nest_end(msg, nest);
+	c.node = &node;
+	if (json && (err = jout_begin(&o, what))) {
+		nlmsg_free(msg);
+		ctl_nl_close(&nl);
+		return err;
+	}
+	if (json) {
+		json_arr_begin(&o.j);
+		c.j = &o.j;
+	}
+	err = ctl_nl_request(&nl, msg, group_reply, &c);
+	ctl_nl_close(&nl);
+	if (json) {
+		json_arr_end(&o.j);
+		return jout_end(&o, what, err);
+	}
+	return err;
+}
+
+/* GROUP_NEW / GROUP_SET with the members at argv[first..argc). */
+static int group_change(const char *what, int cmd, u32 id, int argc,
+			char **argv, int first)
+{
+	char err_s[PARSE_ERR_MAX];
+	struct ctl_node node;
+	struct nlattr *nest;
+	struct ctl_nl nl;
+	struct nl_msg *msg = NULL;
+	u32 *members = NULL, *rchain = NULL, *hcycle = NULL;
+	const char *why = NULL;
+	bool with = first >= 0, ham;
+	u32 n = with ? argc - first : 0, i;
+	size_t bytes = n * sizeof(u32);
+	int err;
+
+	err = open_node(&nl, what, &node, true);
+	if (err)
+		return err;
+	ham = node.t.regular && node.t.links == MC_LINKS_UNI;
+	if (with) {
+		members = malloc(bytes + 1);
+		rchain = malloc(bytes + 1);
+		hcycle = malloc(bytes + 1);
+		if (!members || !rchain || !hcycle) {
+			err = nomem(what);
+			goto out;
+		}
+		for (i = 0; i < n; i++) {
+			if (parse_coord(&node.t, argv[first + i], &members[i],
+					err_s)) {
+				err = input_err(what, "%s", err_s);
+				goto out;
+			}
+		}
+		memcpy(rchain, members, bytes);
+		memcpy(hcycle, members, bytes);
+		if (mc_chain_sort(&node.t, MC_ORDER_DIM, rchain, n, &why) ||
+		    (ham && mc_chain_sort(&node.t, MC_ORDER_HAM, hcycle, n, &why))) {
+			err = input_err(what, "members: %s", why ? why : "invalid");
+			goto out;
+		}
+	}
+	msg = ctl_nl_msg(&nl, cmd, false, 3 * bytes);
+	if (!msg || put_group_id(msg, id, &nest) ||
+	    (with && (nla_put(msg, MCAST_GROUP_A_MEMBERS, bytes, members) ||
+		      nla_put(msg, MCAST_GROUP_A_RCHAIN, bytes, rchain) ||
+		      (ham && nla_put(msg, MCAST_GROUP_A_HCYCLE, bytes,
+				      hcycle))))) {
+		err = nomem(what);
+		goto out;
+	}
+	nla_nest_end(msg, nest);
+	err = ctl_nl_request(&nl, msg, NULL, NULL);
+	msg = NULL;
+out:
+	nlmsg_free(msg);
+	free(members);
+	free(rchain);
+	free(hcycle);
+	ctl_nl_close(&nl);
+	return err;
+}
+
+static int group_add_set(int argc, char **argv, bool set)
+{
+	const char *what = set ? "group set" : "group add";
+	u32 id;
+	int err;
+
+	if (argc < 2)
+		return usage_err(what, "missing GROUP");
+	err = parse_group_id(what, argv[1], &id);
+	if (err)
+		return err;
+	if (argc == 2 && !set)
+		return group_change(what, MCAST_CMD_GROUP_NEW, id, argc, argv, -1);
+	if (argc < 3)
+		return usage_err(what, "missing members C...");
+	if (strcmp(argv[2], "members"))
+		return usage_err(what, "unknown keyword \"%.64s\" (members)",
+				 argv[2]);
+	return group_change(what, set ? MCAST_CMD_GROUP_SET : MCAST_CMD_GROUP_NEW,
+			    id, argc, argv, 3);
+}
+
+static int group_del(int argc, char **argv)
+{
+	const char *what = "group del";
+	struct nlattr *nest;
+	struct ctl_nl nl;
+	struct nl_msg *msg;
+	u32 id;
+	int err;
+
+	if (argc < 2)
+		return usage_err(what, "missing GROUP");
+	if (argc > 2)
+		return usage_err(what, "unexpected argument \"%.64s\"", argv[2]);
+	err = parse_group_id(what, argv[1], &id);
+	if (err)
+		return err;
+	err = ctl_nl_open(&nl, what);
+	if (err)
+		return err;
+	msg = ctl_nl_msg(&nl, MCAST_CMD_GROUP_DEL, false, 0);
+	if (!msg || put_group_id(msg, id, &nest)) {
+		nlmsg_free(msg);
+		ctl_nl_close(&nl);
+		return nomem(what);
+	}
+	nla_nest_end(msg, nest);
+	err = ctl_nl_request(&nl, msg, NULL, NULL);
+	ctl_nl_close(&nl);
+	return err;
+}
+
+int cmd_group(int argc, char **argv)
+{
+	if (argc < 2 || !strcmp(argv[1], "show"))
+		return group_show(argc < 2 ? 1 : argc - 1, argv + (argc < 2 ? 0 : 1));
+	if (!strcmp(argv[1], "add"))
+		return group_add_set(argc - 1, argv + 1, false);
+	if (!strcmp(argv[1], "set"))
+		return group_add_set(argc - 1, argv + 1, true);
+	if (!strcmp(argv[1], "del"))
+		return group_del(argc - 1, argv + 1);
+	if (is_help(argv[1])) {
+		cmd_group_usage(stdout);
+		return MCASTCTL_OK;
+	}
+	return usage_err("group", "unknown command \"%.64s\" (show, add, set, del)",
+			 argv[1]);
+}
+
+/* ----------------------------------------------------------------- stats */
+
+void cmd_stats_usage(FILE *f)
+{
+	fputs("usage: mcastctl stats show [group GROUP] [-j]\n"
+	      "\n"
+	      "The node's counters and every group's; or one group's.\n", f);
+}
+
+static const struct {
+	int attr;
+	const char *key;
+} stat_keys[] = {
+	{ MCAST_STATS_A_TX_MSGS, "tx_msgs" },
+	{ MCAST_STATS_A_TX_BYTES, "tx_bytes" },
+	{ MCAST_STATS_A_RX_MSGS, "rx_msgs" },
+	{ MCAST_STATS_A_RX_BYTES, "rx_bytes" },
+	{ MCAST_STATS_A_RX_DROPS, "rx_drops" },
+};
+
+static int stats_reply(int cmd, struct nlattr **tb, void *arg)
+{
+	struct show_ctx *c = arg;
+	struct nlattr *st[MCAST_STATS_A_MAX + 1];
+	u32 group = 0, files = 0;
+	size_t i;
+
+	(void)cmd;
+	if (!tb[MCAST_A_STATS] ||
+	    nla_parse_nested(st, MCAST_STATS_A_MAX, tb[MCAST_A_STATS], NULL) < 0) {
+		fprintf(stderr, "mcastctl: malformed statistics from the kernel\n");
+		return MCASTCTL_EKERNEL;
+	}
+	if (st[MCAST_STATS_A_GROUP])
+		group = nla_get_u32(st[MCAST_STATS_A_GROUP]);
+	if (st[MCAST_STATS_A_FILES])
+		files = nla_get_u32(st[MCAST_STATS_A_FILES]);
+	c->count++;
+	if (c->j) {
+		json_obj_begin(c->j);
+		if (group)
+			json_key_uint(c->j, "group", group);
+		for (i = 0; i < sizeof(stat_keys) / sizeof(stat_keys[0]); i++) {
+			struct nlattr *a = st[stat_keys[i].attr];
+
+			json_key_uint(c->j, stat_keys[i].key,
+				      a ? nla_get_u64(a) : 0);
+		}
+		json_key_uint(c->j, "files", files);
+		json_obj_end(c->j);
+		return 0;
+	}
+	if (group)
+		printf("group %u:", group);
+	else
+		printf("node:");
+	for (i = 0; i < sizeof(stat_keys) / sizeof(stat_keys[0]); i++) {
+		struct nlattr *a = st[stat_keys[i].attr];
+
+		printf(" %s %llu", stat_keys[i].key,
+		       (unsigned long long)(a ? nla_get_u64(a) : 0));
+	}
+	printf(" files %u\n", files);
+	return 0;
+}
+
+static int stats_show(int argc, char **argv)
+{
+	const char *what = "stats show";
+	struct show_ctx c = { 0 };
+	struct nlattr *nest;
+	struct ctl_nl nl;
+	struct nl_msg *msg;
+	struct jout o;
+	bool json;
+	u32 id = 0;
+	int err;
+
+	argc = take_json(argc, argv, &json);
+	if (argc > 1) {
+		if (strcmp(argv[1], "group"))
+			return usage_err(what, "unknown keyword \"%.64s\" (group)",
+					 argv[1]);
+		if (argc < 3)
+			return usage_err(what, "group needs a GROUP");
+		if (argc > 3)
+			return usage_err(what, "unexpected argument \"%.64s\"",
+					 argv[3]);
+		err = parse_group_id(what, argv[2], &id);
+		if (err)
+			return err;
+	}
+	err = ctl_nl_open(&nl, what);
+	if (err)
+		return err;
+	if (json && (err = jout_begin(&o, what))) {
+		ctl_nl_close(&nl);
+		return err;
+	}
+	if (json) {
+		c.j = &o.j;
+		if (!id) {
+			json_obj_begin(&o.j);
+			json_key(&o.j, "node");
+		}
+	}
+	msg = ctl_nl_msg(&nl, MCAST_CMD_STATS_GET, false, 0);
+	if (msg && id) {
+		nest = nla_nest_start(msg, MCAST_A_STATS);
+		if (!nest || nla_put_u32(msg, MCAST_STATS_A_GROUP, id)) {
+			nlmsg_free(msg);
+			msg = NULL;
+		} else {
+			nla_nest_end(msg, nest);
+		}
+	}
+	err = msg ? ctl_nl_request(&nl, msg, stats_reply, &c) : nomem(what);
+	if (!err && !id) {
+		/* then every group's */
+		if (json) {
+			json_key(&o.j, "groups");
+			json_arr_begin(&o.j);
+		}
+		msg = ctl_nl_msg(&nl, MCAST_CMD_STATS_GET, true, 0);
+		err = msg ? ctl_nl_request(&nl, msg, stats_reply, &c) :
+			    nomem(what);
+		if (json) {
+			json_arr_end(&o.j);
+			json_obj_end(&o.j);
+		}
+	}
+	ctl_nl_close(&nl);
+	return json ? jout_end(&o, what, err) : err;
+}
+
+int cmd_stats(int argc, char **argv)
+{
+	if (argc < 2 || !strcmp(argv[1], "show"))
+		return stats_show(argc < 2 ? 1 : argc - 1, argv + (argc < 2 ? 0 : 1));
+	if (is_help(argv[1])) {
+		cmd_stats_usage(stdout);
+		return MCASTCTL_OK;
+	}
+	return usage_err("stats", "unknown command \"%.64s\" (show)", argv[1]);
+}
