@@ -4,7 +4,10 @@
 #
 #   make                 userspace into build/, and mcast.ko if kernel headers
 #                        are installed (otherwise says so and skips it)
-#   make check           unit tests and CLI tests under ASan/UBSan
+#   make check           unit, CLI and library tests under ASan/UBSan, then
+#                        the VM tests of mcast.ko on every installed kernel
+#                        (VM=0 skips those)
+#   make vmcheck         the VM tests only (tests/vm/run.sh)
 #   make demo            a few `mcastctl plan` examples from the dissertation
 #   make bench           build and run the benchmarks
 #   make module          mcast.ko only (fails without kernel headers)
@@ -12,14 +15,18 @@
 #                        <release>/$(INSTALL_MOD_DIR), then run $(DEPMOD)
 #                        unless staged (INSTALL_MOD_PATH set; DEPMOD=true
 #                        skips it too)
-#   make install         mcastctl into $(DESTDIR)$(BINDIR), and the module
+#   make install         mcastctl and mcastmon into $(DESTDIR)$(BINDIR),
+#                        libmcast (install-lib), and the module
 #                        (INSTALL_MOD_PATH defaults to $(DESTDIR))
+#   make install-lib     libmcast.so.1, its headers, libmcast.pc and man pages
+#                        under $(DESTDIR)$(PREFIX)
 #   make checkpatch      checkpatch.pl over kmod/
 #   make sparse          the module build under sparse (C=2), no warnings allowed
 #   make clean
 #
 # Variables: CC, CFLAGS/EXTRA_CFLAGS/CPPFLAGS/LDFLAGS/LDLIBS (added after ours),
 # V=1 (verbose), W=1 (extra kernel warnings), DESTDIR, PREFIX, BINDIR,
+# LIBDIR, INCLUDEDIR, MANDIR, PKGCONFIGDIR, PKG_CONFIG,
 # KERNELRELEASE (default: the newest version with /lib/modules/*/build),
 # KDIR (default: /lib/modules/$(KERNELRELEASE)/build).
 
@@ -64,20 +71,32 @@ CFLAGS ?=
 EXTRA_CFLAGS ?=
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 INSTALL ?= install
+PKG_CONFIG ?= pkg-config
+
+# libnl-genl-3 for the netlink commands of mcastctl and for mcastmon.
+NL_CFLAGS := $(shell $(PKG_CONFIG) --cflags libnl-genl-3.0 2>/dev/null)
+NL_LIBS := $(shell $(PKG_CONFIG) --libs libnl-genl-3.0 2>/dev/null)
+# liburing for libmcast's io_uring tests (libmcast itself does not link it).
+URING_LIBS := $(shell $(PKG_CONFIG) --libs liburing 2>/dev/null || echo -luring)
 
 WARN_CFLAGS := -Wall -Wextra -Werror
-INC_CFLAGS := -Ikmod/plan -Iinclude
+INC_CFLAGS := -Ikmod/plan -Iinclude -Iinclude/uapi
 DEF_CFLAGS := -DMCAST_VERSION='"$(VERSION)"'
 SAN_CFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	      -fno-omit-frame-pointer
 
 # Ours first, the user's after, so `make CFLAGS=-O0` or `CFLAGS+=...` win.
+# PART_CFLAGS: set per directory below (libnl, libmcast's header).
 U_CFLAGS = -std=gnu11 -O2 -g $(WARN_CFLAGS) $(INC_CFLAGS) $(DEF_CFLAGS) \
-	   -MMD -MP $(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS)
+	   $(PART_CFLAGS) -MMD -MP $(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS)
 A_CFLAGS = -std=gnu11 -O1 -g $(SAN_CFLAGS) $(WARN_CFLAGS) $(INC_CFLAGS) \
-	   $(DEF_CFLAGS) -Itests/unit -MMD -MP $(CPPFLAGS) $(CFLAGS) \
-	   $(EXTRA_CFLAGS)
+	   $(DEF_CFLAGS) $(PART_CFLAGS) -Itests/unit -MMD -MP $(CPPFLAGS) \
+	   $(CFLAGS) $(EXTRA_CFLAGS)
 U_LDFLAGS = $(LDFLAGS)
 A_LDFLAGS = $(SAN_CFLAGS) $(LDFLAGS)
 
@@ -85,11 +104,21 @@ PLAN_SRCS  := $(sort $(wildcard kmod/plan/*.c))
 CTL_SRCS   := $(sort $(wildcard utils/mcastctl/*.c))
 BENCH_SRCS := $(sort $(wildcard tests/bench/*.c))
 UNIT_SRCS  := $(sort $(wildcard tests/unit/*.c))
+MCL_SRCS   := $(sort $(wildcard libmcast/*.c))
+MON_SRCS   := $(sort $(wildcard utils/mcastmon/*.c))
+LTEST_SRCS := $(sort $(wildcard tests/lib/*.c))
 
 PLAN_OBJS   := $(PLAN_SRCS:%.c=$(B)/obj/%.o)
 CTL_OBJS    := $(CTL_SRCS:%.c=$(B)/obj/%.o)
 PLAN_AOBJS  := $(PLAN_SRCS:%.c=$(B)/asan/obj/%.o)
 CTL_AOBJS   := $(CTL_SRCS:%.c=$(B)/asan/obj/%.o)
+MCL_OBJS    := $(MCL_SRCS:%.c=$(B)/pic/obj/%.o)
+MCL_AOBJS   := $(MCL_SRCS:%.c=$(B)/asan/obj/%.o)
+# mcastmon shares mcastctl's netlink plumbing, parsers and JSON writer.
+MON_SHARED  := $(addprefix utils/mcastctl/,json.c nl.c parse.c)
+MON_OBJS    := $(MON_SRCS:%.c=$(B)/obj/%.o) $(MON_SHARED:%.c=$(B)/obj/%.o)
+MON_AOBJS   := $(MON_SRCS:%.c=$(B)/asan/obj/%.o) \
+	       $(MON_SHARED:%.c=$(B)/asan/obj/%.o)
 
 LIB      := $(B)/libmcplan.a
 ALIB     := $(B)/asan/libmcplan.a
@@ -97,6 +126,31 @@ CTL      := $(if $(CTL_SRCS),$(B)/mcastctl)
 ACTL     := $(if $(CTL_SRCS),$(B)/asan/mcastctl)
 BENCHES  := $(BENCH_SRCS:tests/bench/%.c=$(B)/bench/%)
 UNITS    := $(UNIT_SRCS:tests/unit/%.c=$(B)/asan/unit/%)
+MON      := $(if $(MON_SRCS),$(B)/mcastmon)
+AMON     := $(if $(MON_SRCS),$(B)/asan/mcastmon)
+LTESTS   := $(LTEST_SRCS:tests/lib/%.c=$(B)/asan/libtest/%)
+# The same, against build/lib/libmcast.so, for the VM (tests/vm/guest/lib_*.t)
+VMLTESTS := $(LTEST_SRCS:tests/lib/%.c=$(B)/libtest/%)
+
+# libmcast: SONAME libmcast.so.1, exports only what libmcast.map lists.
+MCL_MAJOR := 1
+MCL_SONAME := libmcast.so.$(MCL_MAJOR)
+MCL_REAL := libmcast.so.$(MCL_MAJOR).0.0
+MCL_DIR := $(B)/lib
+MCL := $(MCL_DIR)/$(MCL_REAL)
+MCL_LINKS := $(MCL_DIR)/$(MCL_SONAME) $(MCL_DIR)/libmcast.so
+MCL_PC := $(MCL_DIR)/libmcast.pc
+MCL_MANS := $(sort $(wildcard libmcast/man/*.3))
+EXAMPLES := $(patsubst libmcast/examples/%.c,$(B)/examples/%,\
+	    $(sort $(wildcard libmcast/examples/*.c)))
+
+$(B)/obj/utils/mcastctl/%.o $(B)/asan/obj/utils/mcastctl/%.o: \
+	PART_CFLAGS = $(NL_CFLAGS)
+$(B)/obj/utils/mcastmon/%.o $(B)/asan/obj/utils/mcastmon/%.o: \
+	PART_CFLAGS = $(NL_CFLAGS) -Iutils/mcastctl
+$(B)/pic/obj/%.o $(B)/asan/obj/libmcast/%.o $(B)/asan/obj/tests/lib/%.o \
+$(B)/obj/libmcast/examples/%.o: PART_CFLAGS = -Ilibmcast
+$(B)/obj/tests/lib/%.o: PART_CFLAGS = -Ilibmcast -Itests/unit
 
 $(B)/obj/%.o: %.c
 	$(quiet) CC $@
@@ -107,6 +161,11 @@ $(B)/asan/obj/%.o: %.c
 	$(quiet) CC-ASAN $@
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(A_CFLAGS) -c -o $@ $<
+
+$(B)/pic/obj/%.o: %.c
+	$(quiet) CC-PIC $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(U_CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
 
 $(LIB): $(PLAN_OBJS)
 	$(quiet) AR $@
@@ -120,11 +179,68 @@ $(ALIB): $(PLAN_AOBJS)
 
 $(B)/mcastctl: $(CTL_OBJS) $(LIB)
 	$(quiet) LD $@
-	$(Q)$(CC) $(U_LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(U_LDFLAGS) -o $@ $^ $(NL_LIBS) $(LDLIBS)
 
 $(B)/asan/mcastctl: $(CTL_AOBJS) $(ALIB)
 	$(quiet) LD $@
-	$(Q)$(CC) $(A_LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(A_LDFLAGS) -o $@ $^ $(NL_LIBS) $(LDLIBS)
+
+# The VM tests' raw netlink/ioctl probe (tests/vm/guest-src).
+PROBE := $(B)/mcast_probe
+$(PROBE): $(B)/obj/tests/vm/guest-src/mcast_probe.o $(LIB)
+	$(quiet) LD $@
+	$(Q)$(CC) $(U_LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/mcastmon: $(MON_OBJS) $(LIB)
+	$(quiet) LD $@
+	$(Q)$(CC) $(U_LDFLAGS) -o $@ $^ $(NL_LIBS) $(LDLIBS)
+
+$(B)/asan/mcastmon: $(MON_AOBJS) $(ALIB)
+	$(quiet) LD $@
+	$(Q)$(CC) $(A_LDFLAGS) -o $@ $^ $(NL_LIBS) $(LDLIBS)
+
+$(MCL): $(MCL_OBJS) libmcast/libmcast.map
+	$(quiet) LD $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -shared -fPIC $(U_LDFLAGS) -Wl,-soname,$(MCL_SONAME) \
+		-Wl,--version-script=libmcast/libmcast.map -Wl,--no-undefined \
+		-o $@ $(MCL_OBJS) $(LDLIBS)
+
+$(MCL_LINKS): $(MCL)
+	$(quiet) LN $@
+	$(Q)ln -sf $(MCL_REAL) $@
+
+# Regenerated when PREFIX/LIBDIR/INCLUDEDIR/VERSION change, so that
+# `make install PREFIX=...` installs a file that says where it went.
+MCL_PC_SED = -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+	     -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g'
+$(MCL_PC): libmcast/libmcast.pc.in FORCE
+	$(Q)mkdir -p $(@D)
+	$(Q)sed $(MCL_PC_SED) $< > $@.tmp
+	$(Q)if cmp -s $@.tmp $@; then rm -f $@.tmp; else \
+		printf '  %-8s %s\n' GEN $@; mv -f $@.tmp $@; fi
+
+# In-tree programs find build/lib by an absolute rpath (also inside the VM,
+# whose harness copies the libraries ldd reports to the same paths).
+$(B)/examples/%: $(B)/obj/libmcast/examples/%.o $(MCL_LINKS)
+	$(quiet) LD $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(U_LDFLAGS) -o $@ $< -L$(MCL_DIR) -Wl,-rpath,$(CURDIR)/$(MCL_DIR) \
+		-lmcast $(LDLIBS)
+
+$(B)/asan/libtest/%: $(B)/asan/obj/tests/lib/%.o $(MCL_AOBJS)
+	$(quiet) LD $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(A_LDFLAGS) -o $@ $^ $(URING_LIBS) $(LDLIBS)
+
+$(B)/libtest/%: $(B)/obj/tests/lib/%.o $(MCL_LINKS)
+	$(quiet) LD $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(U_LDFLAGS) -o $@ $< -L$(MCL_DIR) -Wl,-rpath,$(CURDIR)/$(MCL_DIR) \
+		-lmcast $(URING_LIBS) $(LDLIBS)
+
+.PHONY: FORCE
+FORCE:
 
 $(B)/bench/%: $(B)/obj/tests/bench/%.o $(LIB)
 	$(quiet) LD $@
@@ -141,18 +257,27 @@ $(B)/asan/unit/%: $(B)/asan/obj/tests/unit/%.o $(ALIB)
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
 
-.PHONY: all userspace lib mcastctl benches
+.PHONY: all userspace lib libmcast mcastctl mcastmon examples benches
 all: userspace $(if $(HAVE_KDIR),module,module-skip)
-userspace: $(LIB) $(CTL) $(BENCHES)
+userspace: $(LIB) $(CTL) $(MON) $(PROBE) libmcast $(EXAMPLES) $(VMLTESTS) $(BENCHES)
 lib: $(LIB)
+libmcast: $(MCL) $(MCL_LINKS) $(MCL_PC)
 mcastctl: $(CTL)
+mcastmon: $(MON)
+examples: $(EXAMPLES)
 benches: $(BENCHES)
 
-.PHONY: check unit
+VM ?= 1
+
+.PHONY: check unit vmcheck
+vmcheck: userspace
+	$(Q)tests/run.sh tests/vm/run.sh
 unit: $(UNITS)
-check: $(UNITS) $(CTL) $(ACTL)
-	$(Q)UNIT_DIR=$(B)/asan/unit \
+check: $(UNITS) $(CTL) $(ACTL) $(MON) $(AMON) $(LTESTS) libmcast $(EXAMPLES) userspace
+	$(Q)VM_TESTS=$(VM) UNIT_DIR=$(B)/asan/unit LIBTEST_DIR=$(B)/asan/libtest \
 	 MCASTCTL=$(if $(ACTL),$(CURDIR)/$(ACTL),$(CURDIR)/$(B)/mcastctl) \
+	 MCASTMON=$(if $(AMON),$(CURDIR)/$(AMON),$(CURDIR)/$(B)/mcastmon) \
+	 LIBMCAST_DIR=$(CURDIR)/$(MCL_DIR) \
 	 tests/run.sh
 
 .PHONY: bench
@@ -184,11 +309,37 @@ demo: $(B)/mcastctl
 	if command -v jq > /dev/null; then jq '$(DEMO_JQ)' $(B)/demo.json; \
 	else cat $(B)/demo.json; fi
 
-.PHONY: install install-bin
-install: install-bin $(if $(HAVE_KDIR),modules_install,module-skip)
-install-bin: $(CTL)
-	$(INSTALL) -d $(DESTDIR)$(BINDIR)
+.PHONY: install install-bin install-lib
+install: install-bin install-lib install-system $(if $(HAVE_KDIR),modules_install,module-skip)
+
+# The udev rule giving group "mcast" access to /dev/mcast, and the
+# sysusers.d entry creating that group (run systemd-sysusers, or
+# groupadd --system mcast, then udevadm trigger or reload the module).
+UDEVRULESDIR ?= /lib/udev/rules.d
+SYSUSERSDIR ?= /usr/lib/sysusers.d
+.PHONY: install-system
+install-system:
+	$(INSTALL) -d $(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(SYSUSERSDIR)
+	$(INSTALL) -m 0644 systemd/60-mcast.rules $(DESTDIR)$(UDEVRULESDIR)/60-mcast.rules
+	$(INSTALL) -m 0644 systemd/mcast.sysusers $(DESTDIR)$(SYSUSERSDIR)/mcast.conf
+install-bin: $(CTL) $(MON)
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man8
 	$(if $(CTL),$(INSTALL) -m 0755 $(CTL) $(DESTDIR)$(BINDIR)/mcastctl)
+	$(if $(CTL),$(INSTALL) -m 0644 utils/mcastctl/mcastctl.8 $(DESTDIR)$(MANDIR)/man8)
+	$(if $(MON),$(INSTALL) -m 0755 $(MON) $(DESTDIR)$(BINDIR)/mcastmon)
+	$(if $(MON),$(INSTALL) -m 0644 utils/mcastmon/mcastmon.8 $(DESTDIR)$(MANDIR)/man8)
+
+install-lib: libmcast
+	$(INSTALL) -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) \
+		$(DESTDIR)$(INCLUDEDIR)/linux $(DESTDIR)$(MANDIR)/man3
+	$(INSTALL) -m 0755 $(MCL) $(DESTDIR)$(LIBDIR)/$(MCL_REAL)
+	ln -sf $(MCL_REAL) $(DESTDIR)$(LIBDIR)/$(MCL_SONAME)
+	ln -sf $(MCL_SONAME) $(DESTDIR)$(LIBDIR)/libmcast.so
+	$(INSTALL) -m 0644 $(MCL_PC) $(DESTDIR)$(PKGCONFIGDIR)/libmcast.pc
+	$(INSTALL) -m 0644 libmcast/mcast.h $(DESTDIR)$(INCLUDEDIR)/mcast.h
+	$(INSTALL) -m 0644 include/uapi/linux/mcast.h \
+		$(DESTDIR)$(INCLUDEDIR)/linux/mcast.h
+	$(if $(MCL_MANS),$(INSTALL) -m 0644 $(MCL_MANS) $(DESTDIR)$(MANDIR)/man3)
 
 # ------------------------------------------------------------------- kernel
 

@@ -8,7 +8,10 @@
 # Without arguments runs every unit test program built from tests/unit/*.c
 # (in $UNIT_DIR, default build/asan/unit; `make check` builds them) and every
 # CLI test tests/cli/*.t (bash, finding the CLI through $MCASTCTL, default
-# build/mcastctl).  A TEST argument is a unit test program or a .t script.
+# build/mcastctl), then libmcast's test programs built from tests/lib/*.c (in
+# $LIBTEST_DIR, default build/asan/libtest) and scripts tests/lib/*.t, and
+# the VM tests (tests/vm/run.sh, all installed kernels) unless VM_TESTS=0.
+# A TEST argument is a test program or a .t script.
 #
 # Prints each program's output, then ONE final line "N passed, N failed",
 # counting individual TAP assertions.  A program that crashes, times out,
@@ -25,6 +28,7 @@ here=$PWD
 cd "$top" || exit 2
 
 UNIT_DIR=${UNIT_DIR:-build/asan/unit}
+LIBTEST_DIR=${LIBTEST_DIR:-build/asan/libtest}
 MCASTCTL=${MCASTCTL:-$top/build/mcastctl}
 TEST_TIMEOUT=${TEST_TIMEOUT:-600}
 # Sanitizer failures get exit codes no test uses, so they always count.
@@ -116,12 +120,22 @@ else
 	for t in tests/cli/*.t; do
 		tests+=("$t")
 	done
+	for src in tests/lib/*.c; do
+		tests+=("$LIBTEST_DIR/$(basename "$src" .c)")
+	done
+	for t in tests/lib/*.t; do
+		tests+=("$t")
+	done
+	# The kernel module's tests boot a VM per kernel (about 1.5 min).
+	if [ "${VM_TESTS:-1}" != 0 ]; then
+		tests+=(tests/vm/run.sh)
+	fi
 	shopt -u nullglob
 fi
 
 for t in "${tests[@]}"; do
 	case $t in
-	*.t)
+	*.t|*/vm/run.sh)
 		run_one "$t" bash "$t"
 		;;
 	*)

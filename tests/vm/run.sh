@@ -36,7 +36,7 @@ OUT=${VM_OUT:-$REPO/build/vm}
 # mcast.ko's, are added from the kernel's modules.dep.
 IN_TREE_MODULES=(veth bridge sch_netem)
 # Userspace programs, relative to build/, put in the guest's /usr/local/bin.
-GUEST_PROGS=(mcastctl)
+GUEST_PROGS=(mcastctl mcastmon mcast_probe examples/mcast_hello libtest/lib_api)
 # Host programs put there too (tap.sh makes them win over busybox's applets
 # of the same name): busybox ip has no netns, busybox tc no netem.
 HOST_PROGS=(ip tc)
@@ -311,7 +311,7 @@ stage_rootfs() { # VER ROOT KO
 	stage_modules "$ver" "$root" "$ko"
 	stage_programs "$root"
 	cp "$HERE/guest/init" "$root/init"
-	cp "$HERE/guest/tap.sh" "${tests[@]}" "$root/tests/"
+	cp "$HERE/guest/tap.sh" "$REPO/systemd/60-mcast.rules" "${tests[@]}" "$root/tests/"
 	chmod 755 "$root/init"
 }
 

@@ -1,0 +1,1718 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * mcast_probe: a small test driver for mcast.ko, for the guest tests
+ * (tests/vm/guest/NAME.t).  Raw generic netlink (no libnl) and the
+ * /dev/mcast ioctls.
+ *
+ *   mcast_probe family                      family id and "events" group
+ *   mcast_probe node-set DIMS COORD [bi]    DIMS k0,k1.. COORD c0,c1..
+ *                                           (index order: [i] is sigma_i)
+ *   mcast_probe node-get
+ *   mcast_probe peer-new ID|c:COORD IPV4|IPV6 PORT
+ *   mcast_probe peer-del ID|c:COORD
+ *   mcast_probe peer-get ID|c:COORD
+ *   mcast_probe peer-dump
+ *   mcast_probe group-new ID
+ *   mcast_probe group-set ID MEMBERS [RCHAIN [HCYCLE]]
+ *                      lists are n1,n2,.. or "-" (empty); RCHAIN/HCYCLE
+ *                      default to "auto" (computed with the planning
+ *                      core), HCYCLE "none" leaves it out
+ *   mcast_probe group-get ID | group-dump | group-del ID
+ *   mcast_probe stats [GROUP] | stats-dump
+ *   mcast_probe raw CMD [hex-bytes]         a request with any payload
+ *   mcast_probe info
+ *   mcast_probe nobody CMD...               any CMD as uid/gid 65534
+ *   mcast_probe ioctl-errors GROUP          scenario checks, one line each:
+ *   mcast_probe deliver GROUP NFILES        "PASS desc" / "FAIL desc: why"
+ *   mcast_probe overflow GROUP
+ *   mcast_probe nodes
+ *   mcast_probe events GROUP
+ *   mcast_probe uring GROUP
+ *   mcast_probe stress GROUP SECS
+ *   mcast_probe hold GROUP                  open, join, queue, leave a
+ *                                           private netns with files open
+ *
+ * A netlink command prints its reply and exits 0, or prints
+ * "error ENAME: extack message" and exits 1.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+#include <linux/io_uring.h>
+#include <uapi/linux/mcast.h>
+
+#include "chain.h"
+
+typedef uint8_t u8;
+
+/* ------------------------------------------------------------ output */
+
+static int failures;
+
+static void check(bool ok, const char *desc, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ok) {
+		printf("PASS %s\n", desc);
+	} else {
+		failures++;
+		printf("FAIL %s: ", desc);
+		va_start(ap, fmt);
+		vprintf(fmt, ap);
+		va_end(ap);
+		printf("\n");
+	}
+	fflush(stdout);
+}
+
+static const char *ename(int e)
+{
+	static char buf[16];
+
+	switch (e) {
+	case 0: return "OK";
+	case EINVAL: return "EINVAL";
+	case ENOENT: return "ENOENT";
+	case EEXIST: return "EEXIST";
+	case EBUSY: return "EBUSY";
+	case ERANGE: return "ERANGE";
+	case E2BIG: return "E2BIG";
+	case EPERM: return "EPERM";
+	case ENOTTY: return "ENOTTY";
+	case EALREADY: return "EALREADY";
+	case ENOTCONN: return "ENOTCONN";
+	case EAGAIN: return "EAGAIN";
+	case EMSGSIZE: return "EMSGSIZE";
+	case EFAULT: return "EFAULT";
+	case ENOMEM: return "ENOMEM";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
+	case ENODEV: return "ENODEV";
+	}
+	snprintf(buf, sizeof(buf), "E%d", e);
+	return buf;
+}
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "mcast_probe: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n");
+	va_end(ap);
+	exit(2);
+}
+
+/* ------------------------------------------------------------ netlink */
+
+struct nl {
+	int fd;
+	uint16_t family;
+	uint32_t events_grp;
+	uint32_t seq;
+	char err_msg[256];
+	int err;
+};
+
+struct msgbuf {
+	union {
+		struct nlmsghdr nlh;
+		char buf[65536];
+	};
+	uint32_t len;
+};
+
+static void msg_init(struct msgbuf *m, uint16_t type, uint16_t flags, uint8_t cmd)
+{
+	struct genlmsghdr *g;
+
+	memset(m, 0, sizeof(struct nlmsghdr) + GENL_HDRLEN);
+	m->nlh.nlmsg_type = type;
+	m->nlh.nlmsg_flags = NLM_F_REQUEST | flags;
+	g = (struct genlmsghdr *)(m->buf + NLMSG_HDRLEN);
+	g->cmd = cmd;
+	g->version = 1;
+	m->len = NLMSG_HDRLEN + GENL_HDRLEN;
+}
+
+static struct nlattr *put_attr(struct msgbuf *m, uint16_t type, const void *data,
+			       size_t len)
+{
+	struct nlattr *a = (struct nlattr *)(m->buf + m->len);
+
+	if (m->len + NLA_ALIGN(NLA_HDRLEN + len) > sizeof(m->buf))
+		die("message too long");
+	a->nla_type = type;
+	a->nla_len = NLA_HDRLEN + len;
+	if (len)
+		memcpy((char *)a + NLA_HDRLEN, data, len);
+	memset((char *)a + NLA_HDRLEN + len, 0, NLA_ALIGN(len) - len);
+	m->len += NLA_ALIGN(NLA_HDRLEN + len);
+	return a;
+}
+
+static void put_u32(struct msgbuf *m, uint16_t type, uint32_t v)
+{
+	put_attr(m, type, &v, 4);
+}
+
+static void put_u16(struct msgbuf *m, uint16_t type, uint16_t v)
+{
+	put_attr(m, type, &v, 2);
+}
+
+static void put_u8(struct msgbuf *m, uint16_t type, uint8_t v)
+{
+	put_attr(m, type, &v, 1);
+}
+
+static struct nlattr *nest_start(struct msgbuf *m, uint16_t type)
+{
+	return put_attr(m, type | NLA_F_NESTED, NULL, 0);
+}
+
+static void nest_end(struct msgbuf *m, struct nlattr *a)
+{
+	a->nla_len = (char *)m->buf + m->len - (char *)a;
+}
+
+#define nla_for_each(a, start, len)					\
+	for (a = (struct nlattr *)(start);				\
+	     (char *)a + NLA_HDRLEN <= (char *)(start) + (len) &&	\
+	     a->nla_len >= NLA_HDRLEN &&				\
+	     (char *)a + a->nla_len <= (char *)(start) + (len);		\
+	     a = (struct nlattr *)((char *)a + NLA_ALIGN(a->nla_len)))
+
+static void *nla_data(const struct nlattr *a)
+{
+	return (char *)a + NLA_HDRLEN;
+}
+
+static int nla_dlen(const struct nlattr *a)
+{
+	return a->nla_len - NLA_HDRLEN;
+}
+
+static void parse_attrs(const void *start, int len, const struct nlattr **tb,
+			int max)
+{
+	const struct nlattr *a;
+
+	memset(tb, 0, sizeof(*tb) * (max + 1));
+	nla_for_each(a, start, len) {
+		int t = a->nla_type & NLA_TYPE_MASK;
+
+		if (t <= max)
+			tb[t] = a;
+	}
+}
+
+static uint32_t get_u32(const struct nlattr *a)
+{
+	uint32_t v;
+
+	memcpy(&v, nla_data(a), 4);
+	return v;
+}
+
+static uint64_t get_u64(const struct nlattr *a)
+{
+	uint64_t v;
+
+	memcpy(&v, nla_data(a), 8);
+	return v;
+}
+
+typedef void (*msg_cb)(const struct genlmsghdr *g, const void *attrs, int len,
+		       void *arg);
+
+static void nl_open(struct nl *nl)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	int one = 1;
+
+	nl->fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+	if (nl->fd < 0)
+		die("socket: %s", strerror(errno));
+	setsockopt(nl->fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+	setsockopt(nl->fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
+	if (bind(nl->fd, (struct sockaddr *)&sa, sizeof(sa)))
+		die("bind: %s", strerror(errno));
+}
+
+/* Handles one error message: returns 0 for an ack, -errno otherwise. */
+static int nl_error(struct nl *nl, const struct nlmsghdr *h)
+{
+	const struct nlmsgerr *e = NLMSG_DATA(h);
+	const struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
+	size_t off;
+
+	nl->err_msg[0] = 0;
+	if (h->nlmsg_flags & NLM_F_ACK_TLVS) {
+		off = NLMSG_HDRLEN + sizeof(*e);
+		if (!(h->nlmsg_flags & NLM_F_CAPPED))
+			off += e->msg.nlmsg_len - NLMSG_HDRLEN;
+		if (off < h->nlmsg_len) {
+			parse_attrs((const char *)h + off, h->nlmsg_len - off, tb,
+				    NLMSGERR_ATTR_MAX);
+			if (tb[NLMSGERR_ATTR_MSG])
+				snprintf(nl->err_msg, sizeof(nl->err_msg), "%s",
+					 (char *)nla_data(tb[NLMSGERR_ATTR_MSG]));
+		}
+	}
+	return e->error;
+}
+
+/* Sends @m and reads the answer: 0 or -errno (nl->err_msg has extack). */
+static int nl_talk(struct nl *nl, struct msgbuf *m, msg_cb cb, void *arg)
+{
+	static char rbuf[1 << 17];
+	bool dump = m->nlh.nlmsg_flags & NLM_F_DUMP;
+	ssize_t n;
+
+	m->nlh.nlmsg_len = m->len;
+	m->nlh.nlmsg_seq = ++nl->seq;
+	m->nlh.nlmsg_flags |= NLM_F_ACK;
+	if (send(nl->fd, m->buf, m->len, 0) != (ssize_t)m->len)
+		die("send: %s", strerror(errno));
+	for (;;) {
+		struct nlmsghdr *h;
+
+		n = recv(nl->fd, rbuf, sizeof(rbuf), 0);
+		if (n < 0)
+			die("recv: %s", strerror(errno));
+		for (h = (struct nlmsghdr *)rbuf; NLMSG_OK(h, n);
+		     h = NLMSG_NEXT(h, n)) {
+			if (h->nlmsg_seq != nl->seq)
+				continue;
+			if (h->nlmsg_type == NLMSG_ERROR) {
+				nl->err = nl_error(nl, h);
+				return nl->err;
+			}
+			if (h->nlmsg_type == NLMSG_DONE) {
+				nl->err = 0;
+				return 0;
+			}
+			if (cb) {
+				const struct genlmsghdr *g = NLMSG_DATA(h);
+
+				cb(g, (const char *)g + GENL_HDRLEN,
+				   h->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN, arg);
+			}
+		}
+		(void)dump;
+	}
+}
+
+struct family_info {
+	uint16_t id;
+	uint32_t events;
+};
+
+static void family_cb(const struct genlmsghdr *g, const void *attrs, int len,
+		      void *arg)
+{
+	struct family_info *fi = arg;
+	const struct nlattr *tb[CTRL_ATTR_MAX + 1], *grp, *a;
+
+	(void)g;
+	parse_attrs(attrs, len, tb, CTRL_ATTR_MAX);
+	if (tb[CTRL_ATTR_FAMILY_ID])
+		memcpy(&fi->id, nla_data(tb[CTRL_ATTR_FAMILY_ID]), 2);
+	if (!tb[CTRL_ATTR_MCAST_GROUPS])
+		return;
+	nla_for_each(grp, nla_data(tb[CTRL_ATTR_MCAST_GROUPS]),
+		     nla_dlen(tb[CTRL_ATTR_MCAST_GROUPS])) {
+		const struct nlattr *gt[CTRL_ATTR_MCAST_GRP_MAX + 1];
+
+		parse_attrs(nla_data(grp), nla_dlen(grp), gt,
+			    CTRL_ATTR_MCAST_GRP_MAX);
+		a = gt[CTRL_ATTR_MCAST_GRP_NAME];
+		if (a && gt[CTRL_ATTR_MCAST_GRP_ID] &&
+		    !strcmp(nla_data(a), MCAST_GENL_MCGRP_EVENTS))
+			fi->events = get_u32(gt[CTRL_ATTR_MCAST_GRP_ID]);
+	}
+}
+
+static int nl_resolve(struct nl *nl)
+{
+	struct family_info fi = { 0 };
+	static struct msgbuf m;
+	int err;
+
+	msg_init(&m, GENL_ID_CTRL, 0, CTRL_CMD_GETFAMILY);
+	put_attr(&m, CTRL_ATTR_FAMILY_NAME, MCAST_GENL_NAME,
+		 strlen(MCAST_GENL_NAME) + 1);
+	err = nl_talk(nl, &m, family_cb, &fi);
+	if (err)
+		return err;
+	nl->family = fi.id;
+	nl->events_grp = fi.events;
+	return fi.id && fi.events ? 0 : -ENOENT;
+}
+
+static void nl_setup(struct nl *nl)
+{
+	int err;
+
+	memset(nl, 0, sizeof(*nl));
+	nl_open(nl);
+	err = nl_resolve(nl);
+	if (err)
+		die("cannot resolve family %s: %s", MCAST_GENL_NAME,
+		    ename(-err));
+}
+
+static void nl_subscribe(struct nl *nl)
+{
+	int grp = nl->events_grp;
+
+	if (setsockopt(nl->fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, &grp,
+		       sizeof(grp)))
+		die("NETLINK_ADD_MEMBERSHIP: %s", strerror(errno));
+}
+
+/* Reads pending notifications: their commands into @cmds, returns count. */
+static int nl_events(struct nl *nl, uint8_t *cmds, int max, int timeout_ms,
+		     uint32_t *drops)
+{
+	static char rbuf[1 << 17];
+	struct pollfd p = { .fd = nl->fd, .events = POLLIN };
+	int n = 0;
+
+	while (poll(&p, 1, timeout_ms) > 0) {
+		ssize_t len = recv(nl->fd, rbuf, sizeof(rbuf), MSG_DONTWAIT);
+		struct nlmsghdr *h;
+
+		if (len <= 0)
+			break;
+		for (h = (struct nlmsghdr *)rbuf; NLMSG_OK(h, len);
+		     h = NLMSG_NEXT(h, len)) {
+			const struct genlmsghdr *g = NLMSG_DATA(h);
+			const struct nlattr *tb[MCAST_A_MAX + 1];
+			const struct nlattr *et[MCAST_EVENT_A_MAX + 1];
+
+			if (h->nlmsg_type != nl->family)
+				continue;
+			if (n < max)
+				cmds[n] = g->cmd;
+			n++;
+			parse_attrs((const char *)g + GENL_HDRLEN,
+				    h->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN,
+				    tb, MCAST_A_MAX);
+			if (g->cmd == MCAST_CMD_OVERFLOW && drops &&
+			    tb[MCAST_A_EVENT]) {
+				parse_attrs(nla_data(tb[MCAST_A_EVENT]),
+					    nla_dlen(tb[MCAST_A_EVENT]), et,
+					    MCAST_EVENT_A_MAX);
+				if (et[MCAST_EVENT_A_DROPS])
+					*drops = get_u32(et[MCAST_EVENT_A_DROPS]);
+			}
+		}
+		timeout_ms = 200;
+	}
+	return n;
+}
+
+/* ------------------------------------------------------------ printing */
+
+static void print_u16s(const char *name, const struct nlattr *a)
+{
+	const uint16_t *v = nla_data(a);
+	int i;
+
+	printf(" %s=", name);
+	for (i = 0; i < nla_dlen(a) / 2; i++)
+		printf("%s%u", i ? "," : "", v[i]);
+}
+
+static void print_u32s(const char *name, const struct nlattr *a)
+{
+	int i, n = nla_dlen(a) / 4;
+	uint32_t v;
+
+	printf(" %s=", name);
+	if (!n)
+		printf("-");
+	for (i = 0; i < n; i++) {
+		memcpy(&v, (char *)nla_data(a) + 4 * i, 4);
+		printf("%s%u", i ? "," : "", v);
+	}
+}
+
+static void print_cb(const struct genlmsghdr *g, const void *attrs, int len,
+		     void *arg)
+{
+	const struct nlattr *tb[MCAST_A_MAX + 1], *t[16];
+	char addr[INET6_ADDRSTRLEN];
+
+	(void)arg;
+	(void)g;
+	parse_attrs(attrs, len, tb, MCAST_A_MAX);
+	if (tb[MCAST_A_NODE]) {
+		parse_attrs(nla_data(tb[MCAST_A_NODE]), nla_dlen(tb[MCAST_A_NODE]),
+			    t, MCAST_NODE_A_MAX);
+		printf("node kind=%u", t[MCAST_NODE_A_KIND] ?
+		       *(u8 *)nla_data(t[MCAST_NODE_A_KIND]) : 255);
+		if (t[MCAST_NODE_A_LINKS])
+			printf(" links=%u", *(u8 *)nla_data(t[MCAST_NODE_A_LINKS]));
+		if (t[MCAST_NODE_A_DIMS])
+			print_u16s("dims", t[MCAST_NODE_A_DIMS]);
+		if (t[MCAST_NODE_A_COORD])
+			print_u16s("coord", t[MCAST_NODE_A_COORD]);
+		if (t[MCAST_NODE_A_ID])
+			printf(" id=%u", get_u32(t[MCAST_NODE_A_ID]));
+		printf("\n");
+	}
+	if (tb[MCAST_A_PEER]) {
+		parse_attrs(nla_data(tb[MCAST_A_PEER]), nla_dlen(tb[MCAST_A_PEER]),
+			    t, MCAST_PEER_A_MAX);
+		printf("peer id=%u", t[MCAST_PEER_A_ID] ?
+		       get_u32(t[MCAST_PEER_A_ID]) : ~0u);
+		if (t[MCAST_PEER_A_IPV4])
+			printf(" addr=%s", inet_ntop(AF_INET,
+			       nla_data(t[MCAST_PEER_A_IPV4]), addr, sizeof(addr)));
+		if (t[MCAST_PEER_A_IPV6])
+			printf(" addr=%s", inet_ntop(AF_INET6,
+			       nla_data(t[MCAST_PEER_A_IPV6]), addr, sizeof(addr)));
+		if (t[MCAST_PEER_A_PORT])
+			printf(" port=%u", *(uint16_t *)nla_data(t[MCAST_PEER_A_PORT]));
+		printf("\n");
+	}
+	if (tb[MCAST_A_GROUP]) {
+		parse_attrs(nla_data(tb[MCAST_A_GROUP]), nla_dlen(tb[MCAST_A_GROUP]),
+			    t, MCAST_GROUP_A_MAX);
+		printf("group id=%u", t[MCAST_GROUP_A_ID] ?
+		       get_u32(t[MCAST_GROUP_A_ID]) : 0);
+		if (t[MCAST_GROUP_A_EPOCH])
+			printf(" epoch=%u", get_u32(t[MCAST_GROUP_A_EPOCH]));
+		if (t[MCAST_GROUP_A_LOCAL])
+			printf(" local=%u", get_u32(t[MCAST_GROUP_A_LOCAL]));
+		if (t[MCAST_GROUP_A_MEMBERS])
+			print_u32s("members", t[MCAST_GROUP_A_MEMBERS]);
+		if (t[MCAST_GROUP_A_RCHAIN])
+			print_u32s("rchain", t[MCAST_GROUP_A_RCHAIN]);
+		if (t[MCAST_GROUP_A_HCYCLE])
+			print_u32s("hcycle", t[MCAST_GROUP_A_HCYCLE]);
+		printf("\n");
+	}
+	if (tb[MCAST_A_STATS]) {
+		parse_attrs(nla_data(tb[MCAST_A_STATS]), nla_dlen(tb[MCAST_A_STATS]),
+			    t, MCAST_STATS_A_MAX);
+		printf("stats");
+		if (t[MCAST_STATS_A_GROUP])
+			printf(" group=%u", get_u32(t[MCAST_STATS_A_GROUP]));
+		printf(" tx_msgs=%llu tx_bytes=%llu rx_msgs=%llu rx_bytes=%llu rx_drops=%llu files=%u\n",
+		       (unsigned long long)get_u64(t[MCAST_STATS_A_TX_MSGS]),
+		       (unsigned long long)get_u64(t[MCAST_STATS_A_TX_BYTES]),
+		       (unsigned long long)get_u64(t[MCAST_STATS_A_RX_MSGS]),
+		       (unsigned long long)get_u64(t[MCAST_STATS_A_RX_BYTES]),
+		       (unsigned long long)get_u64(t[MCAST_STATS_A_RX_DROPS]),
+		       get_u32(t[MCAST_STATS_A_FILES]));
+	}
+}
+
+/* ------------------------------------------------------------ parsing */
+
+static int parse_list(const char *s, uint32_t *v, int max)
+{
+	char *end;
+	int n = 0;
+
+	if (!strcmp(s, "-"))
+		return 0;
+	for (;;) {
+		if (n == max)
+			die("list too long: %s", s);
+		v[n++] = strtoul(s, &end, 0);
+		if (end == s)
+			die("bad list: %s", s);
+		if (!*end)
+			return n;
+		if (*end != ',' && *end != 'x')
+			die("bad list: %s", s);
+		s = end + 1;
+	}
+}
+
+static int parse_u16s(const char *s, uint16_t *v, int max)
+{
+	uint32_t tmp[64];
+	int i, n = parse_list(s, tmp, max < 64 ? max : 64);
+
+	for (i = 0; i < n; i++)
+		v[i] = tmp[i];
+	return n;
+}
+
+/* The node as the kernel reports it (for computing chains). */
+struct node_info {
+	struct mc_torus t;
+	uint32_t id;
+	bool ok;
+};
+
+static void node_cb(const struct genlmsghdr *g, const void *attrs, int len,
+		    void *arg)
+{
+	const struct nlattr *tb[MCAST_A_MAX + 1], *t[MCAST_NODE_A_MAX + 1];
+	struct node_info *ni = arg;
+	uint16_t dims[MCAST_MAX_DIMS];
+	u8 links = 0;
+
+	(void)g;
+	parse_attrs(attrs, len, tb, MCAST_A_MAX);
+	if (!tb[MCAST_A_NODE])
+		return;
+	parse_attrs(nla_data(tb[MCAST_A_NODE]), nla_dlen(tb[MCAST_A_NODE]), t,
+		    MCAST_NODE_A_MAX);
+	if (!t[MCAST_NODE_A_DIMS])
+		return;
+	memcpy(dims, nla_data(t[MCAST_NODE_A_DIMS]), nla_dlen(t[MCAST_NODE_A_DIMS]));
+	if (t[MCAST_NODE_A_LINKS])
+		links = *(u8 *)nla_data(t[MCAST_NODE_A_LINKS]);
+	ni->ok = !mc_torus_init(&ni->t, nla_dlen(t[MCAST_NODE_A_DIMS]) / 2, dims,
+				links, NULL);
+	ni->id = t[MCAST_NODE_A_ID] ? get_u32(t[MCAST_NODE_A_ID]) : ~0u;
+}
+
+/* The node's configuration as NODE_GET gives it. */
+struct node_raw {
+	uint16_t dims[MCAST_MAX_DIMS], coord[MCAST_MAX_DIMS];
+	int ndims;
+	uint8_t links;
+	uint32_t id;
+};
+
+static void node_raw_cb(const struct genlmsghdr *g, const void *attrs, int len,
+			void *arg)
+{
+	const struct nlattr *tb[MCAST_A_MAX + 1], *t[MCAST_NODE_A_MAX + 1];
+	struct node_raw *nr = arg;
+
+	(void)g;
+	parse_attrs(attrs, len, tb, MCAST_A_MAX);
+	if (!tb[MCAST_A_NODE])
+		return;
+	parse_attrs(nla_data(tb[MCAST_A_NODE]), nla_dlen(tb[MCAST_A_NODE]), t,
+		    MCAST_NODE_A_MAX);
+	if (!t[MCAST_NODE_A_DIMS] || !t[MCAST_NODE_A_COORD] ||
+	    !t[MCAST_NODE_A_ID] || nla_dlen(t[MCAST_NODE_A_DIMS]) > 16 ||
+	    nla_dlen(t[MCAST_NODE_A_COORD]) != nla_dlen(t[MCAST_NODE_A_DIMS]))
+		return;
+	nr->ndims = nla_dlen(t[MCAST_NODE_A_DIMS]) / 2;
+	memcpy(nr->dims, nla_data(t[MCAST_NODE_A_DIMS]), nr->ndims * 2);
+	memcpy(nr->coord, nla_data(t[MCAST_NODE_A_COORD]), nr->ndims * 2);
+	nr->links = t[MCAST_NODE_A_LINKS] ?
+		    *(uint8_t *)nla_data(t[MCAST_NODE_A_LINKS]) : 0;
+	nr->id = get_u32(t[MCAST_NODE_A_ID]);
+}
+
+static int report(struct nl *nl, int err)
+{
+	if (!err)
+		return 0;
+	printf("error %s: %s\n", ename(-err), nl->err_msg);
+	return 1;
+}
+
+static void put_peer_id(struct msgbuf *m, const char *s)
+{
+	uint16_t c[MCAST_MAX_DIMS];
+	int n;
+
+	if (!strncmp(s, "c:", 2)) {
+		n = parse_u16s(s + 2, c, MCAST_MAX_DIMS + 1);
+		put_attr(m, MCAST_PEER_A_COORD, c, n * 2);
+	} else {
+		put_u32(m, MCAST_PEER_A_ID, strtoul(s, NULL, 0));
+	}
+}
+
+static struct msgbuf req;
+
+static int cmd_netlink(struct nl *nl, int argc, char **argv)
+{
+	const char *c = argv[0];
+	struct nlattr *nest;
+	int err;
+
+	if (!strcmp(c, "family")) {
+		printf("family %u events %u\n", nl->family, nl->events_grp);
+		return 0;
+	}
+	if (!strcmp(c, "node-get") || !strcmp(c, "node-dump")) {
+		msg_init(&req, nl->family, c[5] == 'd' ? NLM_F_DUMP : 0,
+			 MCAST_CMD_NODE_GET);
+		return report(nl, nl_talk(nl, &req, print_cb, NULL));
+	}
+	if (!strcmp(c, "node-set") && argc >= 3) {
+		uint16_t v[MCAST_MAX_DIMS + 2];
+		int n;
+
+		msg_init(&req, nl->family, 0, MCAST_CMD_NODE_SET);
+		nest = nest_start(&req, MCAST_A_NODE);
+		put_u8(&req, MCAST_NODE_A_KIND, MCAST_TOPO_TORUS);
+		if (argc >= 4)
+			put_u8(&req, MCAST_NODE_A_LINKS, !strcmp(argv[3], "bi") ?
+			       MCAST_LINKS_BI : strtoul(argv[3], NULL, 0));
+		n = parse_u16s(argv[1], v, MCAST_MAX_DIMS + 2);
+		put_attr(&req, MCAST_NODE_A_DIMS, v, n * 2);
+		n = parse_u16s(argv[2], v, MCAST_MAX_DIMS + 2);
+		put_attr(&req, MCAST_NODE_A_COORD, v, n * 2);
+		nest_end(&req, nest);
+		return report(nl, nl_talk(nl, &req, NULL, NULL));
+	}
+	if (!strcmp(c, "peer-new") && argc >= 4) {
+		struct in6_addr a6;
+		struct in_addr a4;
+
+		msg_init(&req, nl->family, 0, MCAST_CMD_PEER_NEW);
+		nest = nest_start(&req, MCAST_A_PEER);
+		put_peer_id(&req, argv[1]);
+		if (inet_pton(AF_INET, argv[2], &a4) == 1)
+			put_attr(&req, MCAST_PEER_A_IPV4, &a4, 4);
+		else if (inet_pton(AF_INET6, argv[2], &a6) == 1)
+			put_attr(&req, MCAST_PEER_A_IPV6, &a6, 16);
+		else if (strcmp(argv[2], "none"))
+			die("bad address %s", argv[2]);
+		put_u16(&req, MCAST_PEER_A_PORT, strtoul(argv[3], NULL, 0));
+		nest_end(&req, nest);
+		return report(nl, nl_talk(nl, &req, NULL, NULL));
+	}
+	if ((!strcmp(c, "peer-del") || !strcmp(c, "peer-get")) && argc >= 2) {
+		msg_init(&req, nl->family, 0, c[5] == 'd' ? MCAST_CMD_PEER_DEL :
+			 MCAST_CMD_PEER_GET);
+		nest = nest_start(&req, MCAST_A_PEER);
+		put_peer_id(&req, argv[1]);
+		nest_end(&req, nest);
+		return report(nl, nl_talk(nl, &req, print_cb, NULL));
+	}
+	if (!strcmp(c, "peer-dump")) {
+		msg_init(&req, nl->family, NLM_F_DUMP, MCAST_CMD_PEER_GET);
+		return report(nl, nl_talk(nl, &req, print_cb, NULL));
+	}
+	if ((!strcmp(c, "group-new") || !strcmp(c, "group-del") ||
+	     !strcmp(c, "group-get")) && argc >= 2) {
+		msg_init(&req, nl->family, 0, c[6] == 'n' ? MCAST_CMD_GROUP_NEW :
+			 c[6] == 'd' ? MCAST_CMD_GROUP_DEL : MCAST_CMD_GROUP_GET);
+		nest = nest_start(&req, MCAST_A_GROUP);
+		put_u32(&req, MCAST_GROUP_A_ID, strtoul(argv[1], NULL, 0));
+		nest_end(&req, nest);
+		return report(nl, nl_talk(nl, &req, print_cb, NULL));
+	}
+	if (!strcmp(c, "group-dump")) {
+		msg_init(&req, nl->family, NLM_F_DUMP, MCAST_CMD_GROUP_GET);
+		return report(nl, nl_talk(nl, &req, print_cb, NULL));
+	}
+	if (!strcmp(c, "group-set") && argc >= 3) {
+		static uint32_t mem[16384], rc[16384], hc[16384];
+		struct node_info ni = { 0 };
+		const char *rs = argc >= 4 ? argv[3] : "auto";
+		const char *hs = argc >= 5 ? argv[4] : "auto";
+		int n, nr, nh = -1;
+
+		msg_init(&req, nl->family, 0, MCAST_CMD_NODE_GET);
+		err = nl_talk(nl, &req, node_cb, &ni);
+		if (err)
+			return report(nl, err);
+		n = parse_list(argv[2], mem, 16384);
+		if (!strcmp(rs, "auto")) {
+			memcpy(rc, mem, n * 4);
+			if (!ni.ok || mc_chain_sort(&ni.t, MC_ORDER_DIM, rc, n, NULL))
+				die("cannot sort the R-chain");
+			nr = n;
+		} else {
+			nr = parse_list(rs, rc, 16384);
+		}
+		if (!strcmp(hs, "auto")) {
+			if (ni.ok && ni.t.regular && ni.t.links == MC_LINKS_UNI) {
+				memcpy(hc, mem, n * 4);
+				if (mc_chain_sort(&ni.t, MC_ORDER_HAM, hc, n, NULL))
+					die("cannot sort the H-cycle");
+				nh = n;
+			}
+		} else if (strcmp(hs, "none")) {
+			nh = parse_list(hs, hc, 16384);
+		}
+		msg_init(&req, nl->family, 0, MCAST_CMD_GROUP_SET);
+		nest = nest_start(&req, MCAST_A_GROUP);
+		put_u32(&req, MCAST_GROUP_A_ID, strtoul(argv[1], NULL, 0));
+		put_attr(&req, MCAST_GROUP_A_MEMBERS, mem, n * 4);
+		put_attr(&req, MCAST_GROUP_A_RCHAIN, rc, nr * 4);
+		if (nh >= 0)
+			put_attr(&req, MCAST_GROUP_A_HCYCLE, hc, nh * 4);
+		nest_end(&req, nest);
+		return report(nl, nl_talk(nl, &req, NULL, NULL));
+	}
+	if (!strcmp(c, "stats") || !strcmp(c, "stats-dump")) {
+		msg_init(&req, nl->family, c[5] ? NLM_F_DUMP : 0,
+			 MCAST_CMD_STATS_GET);
+		if (argc >= 2) {
+			nest = nest_start(&req, MCAST_A_STATS);
+			put_u32(&req, MCAST_STATS_A_GROUP, strtoul(argv[1], NULL, 0));
+			nest_end(&req, nest);
+		}
+		return report(nl, nl_talk(nl, &req, print_cb, NULL));
+	}
+	if (!strcmp(c, "raw") && argc >= 2) {
+		const char *h = argc >= 3 ? argv[2] : "";
+
+		msg_init(&req, nl->family, 0, strtoul(argv[1], NULL, 0));
+		while (h[0] && h[1]) {
+			unsigned int b;
+
+			if (sscanf(h, "%2x", &b) != 1)
+				die("bad hex");
+			req.buf[req.len++] = b;
+			h += 2;
+		}
+		return report(nl, nl_talk(nl, &req, print_cb, NULL));
+	}
+	return -1;
+}
+
+/* ------------------------------------------------------------ ioctls */
+
+static int mc_open(void)
+{
+	int fd = open("/dev/" MCAST_DEVICE_NAME, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		die("open /dev/mcast: %s", strerror(errno));
+	return fd;
+}
+
+static int xioctl(int fd, unsigned long cmd, void *arg)
+{
+	return ioctl(fd, cmd, arg) < 0 ? errno : 0;
+}
+
+static int mc_group(int fd, unsigned long cmd, uint32_t group)
+{
+	struct mcast_group_req r = { .size = sizeof(r), .group = group };
+
+	return xioctl(fd, cmd, &r);
+}
+
+static int mc_send(int fd, uint32_t flags, uint32_t group, const void *buf,
+		   size_t len, uint64_t *seq)
+{
+	struct mcast_iov iov[3];
+	struct mcast_send s = {
+		.size = sizeof(s), .flags = flags, .group = group,
+		.iov = (uintptr_t)iov,
+	};
+	size_t a = len / 3, b = len / 3;
+	int err;
+
+	/* Three pieces, to exercise the gather. */
+	iov[0] = (struct mcast_iov){ (uintptr_t)buf, a };
+	iov[1] = (struct mcast_iov){ (uintptr_t)buf + a, b };
+	iov[2] = (struct mcast_iov){ (uintptr_t)buf + a + b, len - a - b };
+	s.niov = 3;
+	err = xioctl(fd, MCAST_IOC_SEND, &s);
+	if (!err && seq)
+		*seq = s.seq;
+	return err;
+}
+
+static int mc_send_nodes(int fd, uint32_t flags, const uint32_t *nodes,
+			 uint32_t n, const void *buf, size_t len)
+{
+	struct mcast_iov iov = { (uintptr_t)buf, len };
+	struct mcast_send s = {
+		.size = sizeof(s), .flags = flags | MCAST_SEND_NODES,
+		.iov = (uintptr_t)&iov, .niov = 1,
+		.nodes = (uintptr_t)nodes, .nnodes = n,
+	};
+
+	return xioctl(fd, MCAST_IOC_SEND, &s);
+}
+
+/* Returns bytes copied or -errno. */
+static int mc_recv(int fd, uint32_t flags, void *buf, uint32_t buflen,
+		   struct mcast_recv *out)
+{
+	struct mcast_recv r = {
+		.size = sizeof(r), .flags = flags, .buf = (uintptr_t)buf,
+		.buflen = buflen,
+	};
+	int n = ioctl(fd, MCAST_IOC_RECV, &r);
+
+	if (out)
+		*out = r;
+	return n < 0 ? -errno : n;
+}
+
+static void fill(void *buf, size_t len, unsigned int seed)
+{
+	unsigned char *p = buf;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		seed = seed * 1103515245 + 12345;
+		p[i] = seed >> 16;
+	}
+}
+
+static int cmd_info(void)
+{
+	struct mcast_info i = { .size = sizeof(i) };
+	int fd = mc_open(), err, d;
+
+	err = xioctl(fd, MCAST_IOC_INFO, &i);
+	if (err) {
+		printf("error %s\n", ename(err));
+		return 1;
+	}
+	printf("abi=%u caps=%#x node=%u kind=%u links=%u ndims=%u dims=",
+	       i.abi_version, i.caps, i.node_id, i.kind, i.links, i.ndims);
+	for (d = 0; d < i.ndims; d++)
+		printf("%s%u", d ? "," : "", i.dims[d]);
+	printf(" coord=");
+	for (d = 0; d < i.ndims; d++)
+		printf("%s%u", d ? "," : "", i.coord[d]);
+	printf(" rxq_limit=%u max_msg=%u\n", i.rxq_limit, i.max_msg);
+	return 0;
+}
+
+#define EXPECT(expr, want, desc) do {					\
+	int __e = (expr);						\
+	check(__e == (want), desc, "got %s, expected %s", ename(__e),	\
+	      ename(want));						\
+} while (0)
+
+static int cmd_ioctl_errors(uint32_t group)
+{
+	int fd = mc_open(), fd2 = mc_open();
+	struct {
+		struct mcast_group_req r;
+		uint32_t tail[4];
+	} big;
+	struct mcast_group_req r;
+	struct mcast_send s;
+	struct mcast_recv rv;
+	struct mcast_iov iov[MCAST_MAX_IOV + 1];
+	uint32_t nodes[2];
+	char buf[16];
+	struct mcast_info info = { .size = sizeof(info) };
+
+	EXPECT(xioctl(fd, _IO(MCAST_IOC_MAGIC, 0x7f), NULL), ENOTTY,
+	       "unknown ioctl gives ENOTTY");
+	EXPECT(xioctl(fd, _IOW('T', 0x01, int), &r), ENOTTY,
+	       "foreign ioctl gives ENOTTY");
+	EXPECT(xioctl(fd, MCAST_IOC_INFO, &info), 0, "INFO works");
+	check(info.abi_version == MCAST_ABI_VERSION && info.size == sizeof(info),
+	      "INFO reports the ABI version", "abi %u", info.abi_version);
+
+	r = (struct mcast_group_req){ .size = sizeof(r) - 4, .group = group };
+	EXPECT(xioctl(fd, MCAST_IOC_JOIN, &r), EINVAL,
+	       "JOIN with a truncated struct gives EINVAL");
+	r = (struct mcast_group_req){ .size = 0, .group = group };
+	EXPECT(xioctl(fd, MCAST_IOC_JOIN, &r), EINVAL,
+	       "JOIN with size 0 gives EINVAL");
+	memset(&big, 0, sizeof(big));
+	big.r = (struct mcast_group_req){ .size = sizeof(big), .group = group };
+	big.tail[2] = 1;
+	EXPECT(xioctl(fd, MCAST_IOC_JOIN, &big), E2BIG,
+	       "JOIN with a larger struct and non-zero tail gives E2BIG");
+	big.r.size = 1 << 20;
+	EXPECT(xioctl(fd, MCAST_IOC_JOIN, &big), E2BIG,
+	       "JOIN with a huge size gives E2BIG");
+	r = (struct mcast_group_req){ .size = sizeof(r), .flags = 1, .group = group };
+	EXPECT(xioctl(fd, MCAST_IOC_JOIN, &r), EINVAL,
+	       "JOIN with unknown flags gives EINVAL");
+	r = (struct mcast_group_req){ .size = sizeof(r), .reserved = 1, .group = group };
+	EXPECT(xioctl(fd, MCAST_IOC_JOIN, &r), EINVAL,
+	       "JOIN with a non-zero reserved field gives EINVAL");
+	EXPECT(mc_group(fd, MCAST_IOC_JOIN, 0), EINVAL,
+	       "JOIN of group 0 gives EINVAL");
+	EXPECT(mc_group(fd, MCAST_IOC_JOIN, group + 1000), ENOENT,
+	       "JOIN of an unknown group gives ENOENT");
+	EXPECT(mc_group(fd, MCAST_IOC_LEAVE, group), ENOTCONN,
+	       "LEAVE of a group not joined gives ENOTCONN");
+	EXPECT(mc_group(fd, MCAST_IOC_LEAVE, group + 1000), ENOENT,
+	       "LEAVE of an unknown group gives ENOENT");
+	big.tail[2] = 0;
+	big.r.size = sizeof(big);
+	EXPECT(xioctl(fd, MCAST_IOC_JOIN, &big), 0,
+	       "JOIN with a larger struct and zero tail works");
+	EXPECT(mc_group(fd, MCAST_IOC_JOIN, group), EALREADY,
+	       "JOIN twice gives EALREADY");
+	EXPECT(mc_group(fd, MCAST_IOC_LEAVE, group), 0, "LEAVE works");
+	EXPECT(mc_group(fd, MCAST_IOC_LEAVE, group), ENOTCONN,
+	       "LEAVE twice gives ENOTCONN");
+	EXPECT(mc_group(fd2, MCAST_IOC_JOIN, group), 0, "JOIN again works");
+
+	/* Send: bad inputs deliver nothing. */
+	memset(&s, 0, sizeof(s));
+	s = (struct mcast_send){ .size = sizeof(s), .flags = 1u << 7, .group = group };
+	EXPECT(xioctl(fd, MCAST_IOC_SEND, &s), EINVAL,
+	       "SEND with unknown flags gives EINVAL");
+	s = (struct mcast_send){ .size = sizeof(s), .group = group, .reserved0 = 1 };
+	EXPECT(xioctl(fd, MCAST_IOC_SEND, &s), EINVAL,
+	       "SEND with non-zero reserved0 gives EINVAL");
+	s = (struct mcast_send){ .size = sizeof(s), .group = group };
+	s.reserved[1] = 5;
+	EXPECT(xioctl(fd, MCAST_IOC_SEND, &s), EINVAL,
+	       "SEND with non-zero reserved[] gives EINVAL");
+	s = (struct mcast_send){ .size = sizeof(s) - 8, .group = group };
+	EXPECT(xioctl(fd, MCAST_IOC_SEND, &s), EINVAL,
+	       "SEND with a truncated struct gives EINVAL");
+	s = (struct mcast_send){ .size = sizeof(s), .group = 0 };
+	EXPECT(xioctl(fd, MCAST_IOC_SEND, &s), EINVAL,
+	       "SEND to group 0 gives EINVAL");
+	s = (struct mcast_send){ .size = sizeof(s), .group = group + 1000 };
+	EXPECT(xioctl(fd, MCAST_IOC_SEND, &s), ENOENT,
+	       "SEND to an unknown group gives ENOENT");
+	memset(iov, 0, sizeof(iov));
+	s = (struct mcast_send){ .size = sizeof(s), .group = group,
+				 .iov = (uintptr_t)iov, .niov = MCAST_MAX_IOV + 1 };
+	EXPECT(xioctl(fd, MCAST_IOC_SEND, &s), EINVAL,
+	       "SEND with too many iovecs gives EINVAL");
+	iov[0] = (struct mcast_iov){ (uintptr_t)buf, MCAST_MAX_MSG + 1ull };
+	s.niov = 1;
+	EXPECT(xioctl(fd, MCAST_IOC_SEND, &s), EMSGSIZE,
+	       "SEND of more than MCAST_MAX_MSG bytes gives EMSGSIZE");
+	iov[0] = (struct mcast_iov){ 16, 8 };
+	EXPECT(xioctl(fd, MCAST_IOC_SEND, &s), EFAULT,
+	       "SEND from a bad buffer gives EFAULT");
+	s = (struct mcast_send){ .size = sizeof(s), .group = group, .nnodes = 1 };
+	EXPECT(xioctl(fd, MCAST_IOC_SEND, &s), EINVAL,
+	       "SEND to a group with a node list gives EINVAL");
+	nodes[0] = 1u << 30;
+	EXPECT(mc_send_nodes(fd, 0, nodes, 1, buf, 4), EINVAL,
+	       "SEND to a node outside the torus gives EINVAL");
+	nodes[0] = nodes[1] = 0;
+	EXPECT(mc_send_nodes(fd, 0, nodes, 2, buf, 4), EINVAL,
+	       "SEND to a node list with a repeat gives EINVAL");
+	EXPECT(mc_send_nodes(fd, 0, nodes, MCAST_MAX_DESTS + 1, buf, 4), EINVAL,
+	       "SEND to more than MCAST_MAX_DESTS nodes gives EINVAL");
+	EXPECT(mc_recv(fd2, MCAST_RECV_DONTWAIT, buf, sizeof(buf), NULL), -EAGAIN,
+	       "rejected sends delivered nothing (RECV gives EAGAIN)");
+
+	/* Receive. */
+	rv = (struct mcast_recv){ .size = sizeof(rv), .flags = 1u << 5 };
+	EXPECT(xioctl(fd2, MCAST_IOC_RECV, &rv), EINVAL,
+	       "RECV with unknown flags gives EINVAL");
+	rv = (struct mcast_recv){ .size = sizeof(rv), .flags = MCAST_RECV_DONTWAIT };
+	rv.reserved[4] = 1;
+	EXPECT(xioctl(fd2, MCAST_IOC_RECV, &rv), EINVAL,
+	       "RECV with a non-zero reserved field gives EINVAL");
+	rv = (struct mcast_recv){ .size = 4, .flags = MCAST_RECV_DONTWAIT };
+	EXPECT(xioctl(fd2, MCAST_IOC_RECV, &rv), EINVAL,
+	       "RECV with a truncated struct gives EINVAL");
+	fcntl(fd2, F_SETFL, O_NONBLOCK);
+	EXPECT(read(fd2, buf, sizeof(buf)) < 0 ? errno : 0, EAGAIN,
+	       "read() on an empty O_NONBLOCK file gives EAGAIN");
+	EXPECT(mc_recv(fd2, 0, buf, sizeof(buf), NULL), -EAGAIN,
+	       "RECV on an empty O_NONBLOCK file gives EAGAIN");
+	close(fd);
+	close(fd2);
+	return failures ? 1 : 0;
+}
+
+#define MAXF 16
+
+/* @nfiles members and a sender that is not one; byte-exact, exactly once. */
+static int cmd_deliver(uint32_t group, int nfiles)
+{
+	static char msg[3][70000], got[70000];
+	size_t len[3] = { 0, 1000, 65537 };
+	int fd[MAXF], sender = mc_open(), i, j, n, err;
+	uint64_t seq[3];
+	struct mcast_recv r;
+	struct pollfd p;
+	bool ok;
+
+	if (nfiles > MAXF)
+		nfiles = MAXF;
+	for (i = 0; i < nfiles; i++) {
+		fd[i] = mc_open();
+		EXPECT(mc_group(fd[i], MCAST_IOC_JOIN, group), 0, "member joins");
+	}
+	for (i = 0; i < nfiles; i++) {
+		p = (struct pollfd){ .fd = fd[i], .events = POLLIN };
+		check(poll(&p, 1, 0) == 0, "poll on an empty queue is not readable",
+		      "revents %#x", p.revents);
+	}
+	for (j = 0; j < 3; j++) {
+		fill(msg[j], len[j], j + 7);
+		err = mc_send(sender, 0, group, msg[j], len[j], &seq[j]);
+		check(!err, "SEND to the group works", "%s", ename(err));
+	}
+	check(seq[0] < seq[1] && seq[1] < seq[2], "sequence numbers increase",
+	      "%llu %llu %llu", (unsigned long long)seq[0],
+	      (unsigned long long)seq[1], (unsigned long long)seq[2]);
+	for (i = 0; i < nfiles; i++) {
+		p = (struct pollfd){ .fd = fd[i], .events = POLLIN };
+		n = poll(&p, 1, 1000);
+		check(n == 1 && (p.revents & POLLIN), "poll says readable",
+		      "poll %d revents %#x", n, p.revents);
+		for (j = 0; j < 3; j++) {
+			memset(got, 0xee, sizeof(got));
+			n = mc_recv(fd[i], MCAST_RECV_DONTWAIT, got, sizeof(got), &r);
+			ok = n == (int)len[j] && r.len == len[j] &&
+			     !memcmp(got, msg[j], len[j]) && r.seq == seq[j] &&
+			     r.group == group && !(r.flags & MCAST_RECV_TRUNC) &&
+			     r.dropped == 0;
+			check(ok, "member receives the message byte-exact",
+			      "file %d msg %d: n=%d len=%u seq=%llu group=%u flags=%#x",
+			      i, j, n, r.len, (unsigned long long)r.seq, r.group,
+			      r.flags);
+		}
+		n = mc_recv(fd[i], MCAST_RECV_DONTWAIT, got, sizeof(got), NULL);
+		check(n == -EAGAIN, "each message arrived exactly once",
+		      "extra receive gave %d", n);
+		p = (struct pollfd){ .fd = fd[i], .events = POLLIN };
+		check(poll(&p, 1, 0) == 0, "poll is not readable once drained",
+		      "revents %#x", p.revents);
+	}
+	n = mc_recv(sender, MCAST_RECV_DONTWAIT, got, sizeof(got), NULL);
+	check(n == -EAGAIN, "the sender (not a member) got nothing", "%d", n);
+
+	/* Loopback: the sending member gets its own message only if asked. */
+	err = mc_send(fd[0], 0, group, msg[1], 100, NULL);
+	n = mc_recv(fd[0], MCAST_RECV_DONTWAIT, got, sizeof(got), NULL);
+	check(!err && n == -EAGAIN, "a member's send does not loop back by default",
+	      "err %s n %d", ename(err), n);
+	if (nfiles > 1) {
+		n = mc_recv(fd[1], MCAST_RECV_DONTWAIT, got, sizeof(got), NULL);
+		check(n == 100, "other members get a member's send", "%d", n);
+	}
+	err = mc_send(fd[0], MCAST_SEND_LOOPBACK, group, msg[1], 100, NULL);
+	n = mc_recv(fd[0], MCAST_RECV_DONTWAIT, got, sizeof(got), NULL);
+	check(!err && n == 100 && !memcmp(got, msg[1], 100),
+	      "MCAST_SEND_LOOPBACK delivers to the sender too", "err %s n %d",
+	      ename(err), n);
+	for (i = 1; i < nfiles; i++)
+		while (mc_recv(fd[i], MCAST_RECV_DONTWAIT, got, sizeof(got),
+			       NULL) >= 0)
+			;
+
+	/* Truncation: ioctl and read(). */
+	mc_send(sender, 0, group, msg[2], 5000, NULL);
+	n = mc_recv(fd[0], 0, got, 100, &r);
+	check(n == 100 && r.len == 5000 && (r.flags & MCAST_RECV_TRUNC) &&
+	      !memcmp(got, msg[2], 100),
+	      "RECV into a short buffer truncates and says so",
+	      "n %d len %u flags %#x", n, r.len, r.flags);
+	if (nfiles > 1) {
+		n = read(fd[1], got, 10);
+		check(n == 10 && !memcmp(got, msg[2], 10),
+		      "read() returns the payload, truncated", "%d", n);
+		n = mc_recv(fd[1], MCAST_RECV_DONTWAIT, got, sizeof(got), NULL);
+		check(n == -EAGAIN, "read() consumed the whole message", "%d", n);
+	}
+	for (i = 2; i < nfiles; i++)
+		mc_recv(fd[i], MCAST_RECV_DONTWAIT, got, sizeof(got), NULL);
+	mc_send(sender, 0, group, msg[1], 300, NULL);
+	for (i = 0; i < nfiles; i++) {
+		n = read(fd[i], got, sizeof(got));
+		check(n == 300 && !memcmp(got, msg[1], 300),
+		      "read() returns a whole message", "%d", n);
+	}
+
+	/* A member that left gets nothing. */
+	EXPECT(mc_group(fd[0], MCAST_IOC_LEAVE, group), 0, "member leaves");
+	mc_send(sender, 0, group, msg[1], 10, NULL);
+	n = mc_recv(fd[0], MCAST_RECV_DONTWAIT, got, sizeof(got), NULL);
+	check(n == -EAGAIN, "a file that left gets nothing", "%d", n);
+	for (i = 0; i < nfiles; i++)
+		close(fd[i]);
+	close(sender);
+	return failures ? 1 : 0;
+}
+
+/* Blocking receive woken by a send from another process. */
+static int cmd_block(uint32_t group)
+{
+	int fd = mc_open(), n;
+	char got[64];
+	pid_t pid;
+
+	EXPECT(mc_group(fd, MCAST_IOC_JOIN, group), 0, "member joins");
+	pid = fork();
+	if (pid == 0) {
+		int s = mc_open();
+
+		usleep(300000);
+		mc_send(s, 0, group, "wake up", 7, NULL);
+		_exit(0);
+	}
+	n = mc_recv(fd, 0, got, sizeof(got), NULL);
+	check(n == 7 && !memcmp(got, "wake up", 7),
+	      "a blocking RECV wakes up when a message arrives", "%d", n);
+	waitpid(pid, NULL, 0);
+	return failures ? 1 : 0;
+}
+
+static int cmd_overflow(uint32_t group)
+{
+	struct mcast_info info = { .size = sizeof(info) };
+	int fd = mc_open(), fd2 = mc_open(), sender = mc_open(), i, n, extra = 5;
+	uint8_t cmds[64];
+	uint32_t drops = 0, limit;
+	struct mcast_recv r;
+	struct nl nl;
+	char got[16];
+	bool ok = true, saw = false;
+
+	nl_setup(&nl);
+	nl_subscribe(&nl);
+	xioctl(fd, MCAST_IOC_INFO, &info);
+	limit = info.rxq_limit;
+	check(limit > 0, "INFO reports the receive queue limit", "%u", limit);
+	EXPECT(mc_group(fd, MCAST_IOC_JOIN, group), 0, "member joins");
+	EXPECT(mc_group(fd2, MCAST_IOC_JOIN, group), 0, "second member joins");
+	for (i = 0; i < (int)limit + extra; i++)
+		if (mc_send(sender, 0, group, &i, sizeof(i), NULL))
+			ok = false;
+	check(ok, "every send succeeds while a queue is full", "");
+	/* Both queues overflowed; check the first's contents. */
+	for (i = 0; i < (int)limit; i++) {
+		int v = -1;
+
+		n = mc_recv(fd, MCAST_RECV_DONTWAIT, &v, sizeof(v), &r);
+		if (n != sizeof(v) || v != i || r.dropped != (i == 0 ? (uint32_t)extra : 0)) {
+			check(false, "the queue keeps the oldest messages, drops the new",
+			      "recv %d: n %d v %d dropped %u", i, n, v, r.dropped);
+			ok = false;
+			break;
+		}
+	}
+	if (ok)
+		check(true, "the queue keeps the oldest messages, drops the new", "");
+	check(ok, "the first receive after the overflow reports the drops", "");
+	n = mc_recv(fd, MCAST_RECV_DONTWAIT, got, sizeof(got), NULL);
+	check(n == -EAGAIN, "the dropped messages are gone", "%d", n);
+	n = nl_events(&nl, cmds, 64, 1000, &drops);
+	for (i = 0; i < n && i < 64; i++)
+		if (cmds[i] == MCAST_CMD_OVERFLOW)
+			saw = true;
+	check(saw && drops >= 1, "an OVERFLOW event was sent",
+	      "%d events, drops %u", n, drops);
+	return failures ? 1 : 0;
+}
+
+/* An explicit node list reaches every file of this node iff it is listed. */
+static int cmd_nodes(void)
+{
+	struct mcast_info info = { .size = sizeof(info) };
+	int a = mc_open(), b = mc_open(), n, err;
+	uint32_t nodes[2];
+	struct mcast_recv r;
+	char got[16];
+
+	xioctl(a, MCAST_IOC_INFO, &info);
+	if (info.node_id == MCAST_NO_NODE) {
+		nodes[0] = 0;
+		EXPECT(mc_send_nodes(a, 0, nodes, 1, "x", 1), ENOTCONN,
+		       "SEND to nodes on an unconfigured node gives ENOTCONN");
+		return failures ? 1 : 0;
+	}
+	nodes[0] = info.node_id;
+	nodes[1] = info.node_id ? 0 : 1;
+	err = mc_send_nodes(a, 0, nodes, 2, "hello", 5);
+	n = mc_recv(b, MCAST_RECV_DONTWAIT, got, sizeof(got), &r);
+	check(!err && n == 5 && !memcmp(got, "hello", 5) &&
+	      r.group == MCAST_NO_GROUP && r.src_node == info.node_id,
+	      "a node list with this node reaches its other files",
+	      "err %s n %d group %u src %u", ename(err), n, r.group, r.src_node);
+	n = mc_recv(a, MCAST_RECV_DONTWAIT, got, sizeof(got), NULL);
+	check(n == -EAGAIN, "but not the sender", "%d", n);
+	err = mc_send_nodes(a, 0, nodes + 1, 1, "hello", 5);
+	n = mc_recv(b, MCAST_RECV_DONTWAIT, got, sizeof(got), NULL);
+	check(!err && n == -EAGAIN, "a node list without this node delivers nothing here",
+	      "err %s n %d", ename(err), n);
+	err = mc_send_nodes(a, MCAST_SEND_LOOPBACK, nodes, 1, "hi", 2);
+	n = mc_recv(a, MCAST_RECV_DONTWAIT, got, sizeof(got), NULL);
+	check(!err && n == 2, "with MCAST_SEND_LOOPBACK the sender gets it too",
+	      "err %s n %d", ename(err), n);
+	mc_recv(b, MCAST_RECV_DONTWAIT, got, sizeof(got), NULL);
+	return failures ? 1 : 0;
+}
+
+/* Every change sends its event. */
+static int cmd_events(uint32_t group)
+{
+	static const uint8_t want[] = {
+		MCAST_CMD_NODE_GET, MCAST_CMD_PEER_NEW, MCAST_CMD_PEER_DEL,
+		MCAST_CMD_GROUP_NEW, MCAST_CMD_GROUP_SET, MCAST_CMD_MEMBER_JOIN,
+		MCAST_CMD_MEMBER_LEAVE, MCAST_CMD_MEMBER_JOIN,
+		MCAST_CMD_MEMBER_LEAVE, MCAST_CMD_GROUP_DEL,
+	};
+	struct nl nl, ev;
+	struct nlattr *nest;
+	struct node_raw nr = { 0 };
+	uint8_t cmds[32];
+	uint32_t m = 0;
+	int fd, n, i, err;
+	bool ok;
+
+	nl_setup(&nl);
+	nl_setup(&ev);
+	nl_subscribe(&ev);
+	/* The node's configuration set again, a peer added and removed. */
+	msg_init(&req, nl.family, 0, MCAST_CMD_NODE_GET);
+	err = nl_talk(&nl, &req, node_raw_cb, &nr);
+	check(!err && nr.ndims, "NODE_GET (the node must be configured)", "%s",
+	      ename(-err));
+	msg_init(&req, nl.family, 0, MCAST_CMD_NODE_SET);
+	nest = nest_start(&req, MCAST_A_NODE);
+	put_u8(&req, MCAST_NODE_A_KIND, MCAST_TOPO_TORUS);
+	put_u8(&req, MCAST_NODE_A_LINKS, nr.links);
+	put_attr(&req, MCAST_NODE_A_DIMS, nr.dims, nr.ndims * 2);
+	put_attr(&req, MCAST_NODE_A_COORD, nr.coord, nr.ndims * 2);
+	nest_end(&req, nest);
+	err = nl_talk(&nl, &req, NULL, NULL);
+	check(!err, "NODE_SET with the same configuration", "%s %s",
+	      ename(-err), nl.err_msg);
+	for (i = 0; i < 2; i++) {
+		uint32_t addr = htonl(0x0a000063), peer = nr.id ? 0 : 1;
+
+		msg_init(&req, nl.family, 0, i ? MCAST_CMD_PEER_DEL :
+			 MCAST_CMD_PEER_NEW);
+		nest = nest_start(&req, MCAST_A_PEER);
+		put_u32(&req, MCAST_PEER_A_ID, peer);
+		if (!i) {
+			put_attr(&req, MCAST_PEER_A_IPV4, &addr, 4);
+			put_u16(&req, MCAST_PEER_A_PORT, 7000);
+		}
+		nest_end(&req, nest);
+		err = nl_talk(&nl, &req, NULL, NULL);
+		check(!err, i ? "PEER_DEL" : "PEER_NEW", "%s %s", ename(-err),
+		      nl.err_msg);
+	}
+	msg_init(&req, nl.family, 0, MCAST_CMD_GROUP_NEW);
+	nest = nest_start(&req, MCAST_A_GROUP);
+	put_u32(&req, MCAST_GROUP_A_ID, group);
+	nest_end(&req, nest);
+	err = nl_talk(&nl, &req, NULL, NULL);
+	check(!err, "GROUP_NEW works", "%s %s", ename(-err), nl.err_msg);
+	msg_init(&req, nl.family, 0, MCAST_CMD_GROUP_SET);
+	nest = nest_start(&req, MCAST_A_GROUP);
+	put_u32(&req, MCAST_GROUP_A_ID, group);
+	put_attr(&req, MCAST_GROUP_A_MEMBERS, &m, 4);
+	put_attr(&req, MCAST_GROUP_A_RCHAIN, &m, 4);
+	nest_end(&req, nest);
+	err = nl_talk(&nl, &req, NULL, NULL);
+	if (err == -EINVAL) {	/* regular unidirectional: needs HCYCLE */
+		nest = (struct nlattr *)(req.buf + NLMSG_HDRLEN + GENL_HDRLEN);
+		put_attr(&req, MCAST_GROUP_A_HCYCLE, &m, 4);
+		nest_end(&req, nest);
+		err = nl_talk(&nl, &req, NULL, NULL);
+	}
+	check(!err, "GROUP_SET works", "%s %s", ename(-err), nl.err_msg);
+	fd = mc_open();
+	mc_group(fd, MCAST_IOC_JOIN, group);
+	mc_group(fd, MCAST_IOC_LEAVE, group);
+	mc_group(fd, MCAST_IOC_JOIN, group);
+	msg_init(&req, nl.family, 0, MCAST_CMD_GROUP_DEL);
+	nest = nest_start(&req, MCAST_A_GROUP);
+	put_u32(&req, MCAST_GROUP_A_ID, group);
+	nest_end(&req, nest);
+	err = nl_talk(&nl, &req, NULL, NULL);
+	check(!err, "GROUP_DEL of a group with a local member works", "%s",
+	      ename(-err));
+	EXPECT(mc_group(fd, MCAST_IOC_LEAVE, group), ENOENT,
+	       "the member left with the group (LEAVE gives ENOENT)");
+	close(fd);
+	n = nl_events(&ev, cmds, 32, 1000, NULL);
+	ok = n == (int)sizeof(want);
+	for (i = 0; ok && i < n; i++)
+		ok = cmds[i] == want[i];
+	printf("# events:");
+	for (i = 0; i < n && i < 32; i++)
+		printf(" %u", cmds[i]);
+	printf("\n");
+	check(ok, "events: node, peer new, del, group new, set, join, leave, join, leave, del",
+	      "got %d events", n);
+	return failures ? 1 : 0;
+}
+
+/* ------------------------------------------------------------ stress */
+
+static bool expected_errno(int e)
+{
+	return !e || e == ENOENT || e == ENOTCONN || e == EAGAIN ||
+	       e == EALREADY;
+}
+
+static void stress_sender(uint32_t group, time_t end, unsigned int seed)
+{
+	static char buf[70000];
+	int fd = mc_open(), bad = 0;
+	uint32_t node = 0;
+
+	fill(buf, sizeof(buf), seed);
+	while (time(NULL) < end) {
+		size_t len = rand_r(&seed) % sizeof(buf);
+		int e;
+
+		if (rand_r(&seed) % 8 == 0)
+			e = mc_send_nodes(fd, 0, &node, 1, buf, len % 100);
+		else
+			e = mc_send(fd, rand_r(&seed) % 2 ? MCAST_SEND_LOOPBACK : 0,
+				    group, buf, len, NULL);
+		if (!expected_errno(e) && !bad++)
+			printf("# sender: %s\n", ename(e));
+		if (rand_r(&seed) % 64 == 0) {
+			close(fd);
+			fd = mc_open();
+		}
+	}
+	_exit(bad ? 1 : 0);
+}
+
+static void stress_receiver(uint32_t group, time_t end, unsigned int seed)
+{
+	static char buf[70000];
+	int bad = 0;
+
+	while (time(NULL) < end) {
+		int fd = mc_open(), i, n, e;
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+
+		e = mc_group(fd, MCAST_IOC_JOIN, group);
+		if (!expected_errno(e) && !bad++)
+			printf("# receiver join: %s\n", ename(e));
+		for (i = 0; i < 20; i++) {
+			poll(&p, 1, 5);
+			n = mc_recv(fd, MCAST_RECV_DONTWAIT, buf,
+				    rand_r(&seed) % sizeof(buf), NULL);
+			if (n < 0 && !expected_errno(-n) && !bad++)
+				printf("# receiver recv: %s\n", ename(-n));
+		}
+		/* Half the time close with a queue and a membership. */
+		if (rand_r(&seed) % 2) {
+			e = mc_group(fd, MCAST_IOC_LEAVE, group);
+			if (!expected_errno(e) && !bad++)
+				printf("# receiver leave: %s\n", ename(e));
+		}
+		close(fd);
+	}
+	_exit(bad ? 1 : 0);
+}
+
+static void stress_config(uint32_t group, time_t end)
+{
+	struct node_raw nr = { 0 };
+	struct nlattr *nest;
+	struct nl nl;
+	int bad = 0, i, e;
+
+	nl_setup(&nl);
+	nl_subscribe(&nl);	/* events pile up: must not hurt */
+	msg_init(&req, nl.family, 0, MCAST_CMD_NODE_GET);
+	nl_talk(&nl, &req, node_raw_cb, &nr);
+	while (time(NULL) < end) {
+		for (i = 0; i < 4; i++) {
+			static const uint8_t cmd[] = {
+				MCAST_CMD_GROUP_DEL, MCAST_CMD_GROUP_NEW,
+				MCAST_CMD_GROUP_SET, MCAST_CMD_STATS_GET,
+			};
+			msg_init(&req, nl.family, i == 3 ? NLM_F_DUMP : 0, cmd[i]);
+			nest = nest_start(&req, MCAST_A_GROUP);
+			put_u32(&req, MCAST_GROUP_A_ID, group);
+			if (i == 2) {
+				put_attr(&req, MCAST_GROUP_A_MEMBERS, &nr.id, 4);
+				put_attr(&req, MCAST_GROUP_A_RCHAIN, &nr.id, 4);
+				put_attr(&req, MCAST_GROUP_A_HCYCLE, &nr.id, 4);
+			}
+			nest_end(&req, nest);
+			if (i == 3)
+				msg_init(&req, nl.family, NLM_F_DUMP, cmd[i]);
+			e = -nl_talk(&nl, &req, NULL, NULL);
+			/* HCYCLE is refused on a non-regular torus. */
+			if (!expected_errno(e) && e != EINVAL && !bad++)
+				printf("# config %u: %s %s\n", cmd[i], ename(e),
+				       nl.err_msg);
+			usleep(2000);
+		}
+	}
+	_exit(bad ? 1 : 0);
+}
+
+static int cmd_stress(uint32_t group, int secs)
+{
+	time_t end = time(NULL) + secs;
+	pid_t pids[6];
+	int i, st, bad = 0;
+
+	for (i = 0; i < 6; i++) {
+		pids[i] = fork();
+		if (pids[i] < 0)
+			die("fork: %s", strerror(errno));
+		if (pids[i])
+			continue;
+		if (i < 2)
+			stress_sender(group, end, i + 1);
+		else if (i < 5)
+			stress_receiver(group, end, i + 1);
+		else
+			stress_config(group, end);
+	}
+	for (i = 0; i < 6; i++) {
+		waitpid(pids[i], &st, 0);
+		if (!WIFEXITED(st) || WEXITSTATUS(st))
+			bad++;
+	}
+	check(!bad, "senders, receivers and group changes ran concurrently",
+	      "%d processes failed", bad);
+	return failures ? 1 : 0;
+}
+
+/* ------------------------------------------------------------ io_uring */
+
+struct ring {
+	int fd;
+	struct io_uring_params p;
+	void *sq, *cq;
+	struct io_uring_sqe *sqes;
+	unsigned int *sq_tail, *sq_mask, *sq_array, *cq_head, *cq_tail, *cq_mask;
+	struct io_uring_cqe *cqes;
+};
+
+static int ring_init(struct ring *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->fd = syscall(__NR_io_uring_setup, 8, &r->p);
+	if (r->fd < 0)
+		return -errno;
+	r->sq = mmap(NULL, r->p.sq_off.array + r->p.sq_entries * 4,
+		     PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, IORING_OFF_SQ_RING);
+	r->cq = mmap(NULL, r->p.cq_off.cqes + r->p.cq_entries *
+		     sizeof(struct io_uring_cqe), PROT_READ | PROT_WRITE,
+		     MAP_SHARED, r->fd, IORING_OFF_CQ_RING);
+	r->sqes = mmap(NULL, r->p.sq_entries * sizeof(struct io_uring_sqe),
+		       PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, IORING_OFF_SQES);
+	if (r->sq == MAP_FAILED || r->cq == MAP_FAILED || r->sqes == MAP_FAILED)
+		return -ENOMEM;
+	r->sq_tail = (unsigned int *)((char *)r->sq + r->p.sq_off.tail);
+	r->sq_mask = (unsigned int *)((char *)r->sq + r->p.sq_off.ring_mask);
+	r->sq_array = (unsigned int *)((char *)r->sq + r->p.sq_off.array);
+	r->cq_head = (unsigned int *)((char *)r->cq + r->p.cq_off.head);
+	r->cq_tail = (unsigned int *)((char *)r->cq + r->p.cq_off.tail);
+	r->cq_mask = (unsigned int *)((char *)r->cq + r->p.cq_off.ring_mask);
+	r->cqes = (struct io_uring_cqe *)((char *)r->cq + r->p.cq_off.cqes);
+	return 0;
+}
+
+static void ring_submit(struct ring *r, int fd, uint32_t op, void *arg,
+			uint64_t data)
+{
+	unsigned int tail = *r->sq_tail, idx = tail & *r->sq_mask;
+	struct io_uring_sqe *sqe = &r->sqes[idx];
+	struct mcast_uring_cmd *uc;
+
+	memset(sqe, 0, sizeof(*sqe));
+	sqe->opcode = IORING_OP_URING_CMD;
+	sqe->fd = fd;
+	sqe->cmd_op = op;
+	sqe->user_data = data;
+	uc = (struct mcast_uring_cmd *)sqe->cmd;
+	uc->arg = (uintptr_t)arg;
+	r->sq_array[idx] = idx;
+	__atomic_store_n(r->sq_tail, tail + 1, __ATOMIC_RELEASE);
+	syscall(__NR_io_uring_enter, r->fd, 1, 0, 0, NULL, 0);
+}
+
+/* Waits for one completion: returns its res, *data its user_data. */
+static int ring_wait(struct ring *r, uint64_t *data, int timeout_ms)
+{
+	struct __kernel_timespec ts = {
+		.tv_sec = timeout_ms / 1000,
+		.tv_nsec = (timeout_ms % 1000) * 1000000ll,
+	};
+	struct io_uring_getevents_arg arg = { .ts = (uintptr_t)&ts };
+	unsigned int head = *r->cq_head;
+	int res;
+
+	if (head == __atomic_load_n(r->cq_tail, __ATOMIC_ACQUIRE))
+		syscall(__NR_io_uring_enter, r->fd, 0, 1,
+			IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG, &arg,
+			sizeof(arg));
+	if (head == __atomic_load_n(r->cq_tail, __ATOMIC_ACQUIRE))
+		return -ETIMEDOUT;
+	res = r->cqes[head & *r->cq_mask].res;
+	if (data)
+		*data = r->cqes[head & *r->cq_mask].user_data;
+	__atomic_store_n(r->cq_head, head + 1, __ATOMIC_RELEASE);
+	return res;
+}
+
+static int cmd_uring(uint32_t group)
+{
+	int fd = mc_open(), sender = mc_open(), err, res;
+	struct mcast_iov iov = { (uintptr_t)"ring msg", 8 };
+	struct mcast_send s = {
+		.size = sizeof(s), .group = group, .iov = (uintptr_t)&iov,
+		.niov = 1,
+	};
+	char got[32];
+	struct mcast_recv rv = {
+		.size = sizeof(rv), .buf = (uintptr_t)got, .buflen = sizeof(got),
+	};
+	struct ring r;
+	uint64_t data;
+
+	err = ring_init(&r);
+	if (err) {
+		printf("SKIP io_uring unavailable: %s\n", ename(-err));
+		return 0;
+	}
+	EXPECT(mc_group(fd, MCAST_IOC_JOIN, group), 0, "member joins");
+	ring_submit(&r, sender, MCAST_URING_SEND, &s, 1);
+	res = ring_wait(&r, &data, 2000);
+	check(res == 0 && data == 1, "io_uring SEND completes with 0",
+	      "res %d", res);
+	ring_submit(&r, fd, MCAST_URING_RECV, &rv, 2);
+	res = ring_wait(&r, &data, 2000);
+	check(res == 8 && data == 2 && !memcmp(got, "ring msg", 8) &&
+	      rv.len == 8 && rv.seq == s.seq,
+	      "io_uring RECV returns the message", "res %d len %u", res, rv.len);
+	/* A receive with nothing queued completes when a message arrives. */
+	memset(got, 0, sizeof(got));
+	ring_submit(&r, fd, MCAST_URING_RECV, &rv, 3);
+	res = ring_wait(&r, &data, 300);
+	check(res == -ETIMEDOUT, "io_uring RECV waits for a message", "res %d", res);
+	mc_send(sender, 0, group, "late msg", 8, NULL);
+	res = ring_wait(&r, &data, 3000);
+	check(res == 8 && data == 3 && !memcmp(got, "late msg", 8),
+	      "the waiting io_uring RECV completes on arrival", "res %d", res);
+	rv.flags = MCAST_RECV_DONTWAIT;
+	ring_submit(&r, fd, MCAST_URING_RECV, &rv, 4);
+	res = ring_wait(&r, &data, 2000);
+	check(res == -EAGAIN && data == 4,
+	      "io_uring RECV with DONTWAIT gives EAGAIN", "res %d", res);
+	ring_submit(&r, fd, 99, &rv, 5);
+	res = ring_wait(&r, &data, 2000);
+	check(res == -ENOTTY && data == 5,
+	      "an unknown io_uring command gives ENOTTY",
+	      "res %d", res);
+	/* One more receive left pending when the ring and file close. */
+	rv.flags = 0;
+	ring_submit(&r, fd, MCAST_URING_RECV, &rv, 6);
+	usleep(100000);
+	close(r.fd);
+	close(fd);
+	close(sender);
+	return failures ? 1 : 0;
+}
+
+/*
+ * A private netns node with open files: configure it, join, queue
+ * messages, then move back to the original netns, leaving the private
+ * one with no process but our files.  Close them at exit.
+ */
+static int cmd_hold(uint32_t group, int secs)
+{
+	int orig = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	int fd[4], i, err;
+	struct nl nl;
+	struct nlattr *nest;
+	uint16_t dims[2] = { 4, 4 }, coord[2] = { 1, 2 };
+	uint32_t m[2] = { 6, 9 };
+
+	if (unshare(CLONE_NEWNET))
+		die("unshare: %s", strerror(errno));
+	nl_setup(&nl);
+	msg_init(&req, nl.family, 0, MCAST_CMD_NODE_SET);
+	nest = nest_start(&req, MCAST_A_NODE);
+	put_u8(&req, MCAST_NODE_A_KIND, MCAST_TOPO_TORUS);
+	put_u8(&req, MCAST_NODE_A_LINKS, MCAST_LINKS_BI);
+	put_attr(&req, MCAST_NODE_A_DIMS, dims, 4);
+	put_attr(&req, MCAST_NODE_A_COORD, coord, 4);
+	nest_end(&req, nest);
+	err = nl_talk(&nl, &req, NULL, NULL);
+	check(!err, "NODE_SET in a private netns", "%s", ename(-err));
+	msg_init(&req, nl.family, 0, MCAST_CMD_GROUP_NEW);
+	nest = nest_start(&req, MCAST_A_GROUP);
+	put_u32(&req, MCAST_GROUP_A_ID, group);
+	put_attr(&req, MCAST_GROUP_A_MEMBERS, m, 8);
+	put_attr(&req, MCAST_GROUP_A_RCHAIN, m, 8);
+	nest_end(&req, nest);
+	err = nl_talk(&nl, &req, NULL, NULL);
+	check(!err, "GROUP_NEW with members in a private netns", "%s %s",
+	      ename(-err), nl.err_msg);
+	for (i = 0; i < 4; i++) {
+		fd[i] = mc_open();
+		mc_group(fd[i], MCAST_IOC_JOIN, group);
+	}
+	for (i = 0; i < 10; i++)
+		mc_send(fd[0], 0, group, "queued", 6, NULL);
+	close(nl.fd);
+	if (setns(orig, CLONE_NEWNET))
+		die("setns: %s", strerror(errno));
+	check(true, "left the private netns with files open", "");
+	if (secs)
+		sleep(secs);
+	return failures ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct nl nl;
+	int rc;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc < 2)
+		die("usage: see the top of mcast_probe.c");
+	if (!strcmp(argv[1], "nobody") && argc >= 3) {
+		/* The rest of the command as an unprivileged user. */
+		if (setgroups(0, NULL) || setgid(65534) || setuid(65534))
+			die("setuid: %s", strerror(errno));
+		argv++;
+		argc--;
+	}
+	if (!strcmp(argv[1], "info"))
+		return cmd_info();
+	if (!strcmp(argv[1], "ioctl-errors") && argc >= 3)
+		return cmd_ioctl_errors(strtoul(argv[2], NULL, 0));
+	if (!strcmp(argv[1], "deliver") && argc >= 4)
+		return cmd_deliver(strtoul(argv[2], NULL, 0), atoi(argv[3]));
+	if (!strcmp(argv[1], "block") && argc >= 3)
+		return cmd_block(strtoul(argv[2], NULL, 0));
+	if (!strcmp(argv[1], "overflow") && argc >= 3)
+		return cmd_overflow(strtoul(argv[2], NULL, 0));
+	if (!strcmp(argv[1], "stress") && argc >= 4)
+		return cmd_stress(strtoul(argv[2], NULL, 0), atoi(argv[3]));
+	if (!strcmp(argv[1], "nodes"))
+		return cmd_nodes();
+	if (!strcmp(argv[1], "events") && argc >= 3)
+		return cmd_events(strtoul(argv[2], NULL, 0));
+	if (!strcmp(argv[1], "uring") && argc >= 3)
+		return cmd_uring(strtoul(argv[2], NULL, 0));
+	if (!strcmp(argv[1], "hold") && argc >= 3)
+		return cmd_hold(strtoul(argv[2], NULL, 0),
+				argc >= 4 ? atoi(argv[3]) : 0);
+	nl_setup(&nl);
+	rc = cmd_netlink(&nl, argc - 1, argv + 1);
+	if (rc < 0)
+		die("unknown command or missing arguments: %s", argv[1]);
+	return rc;
+}
