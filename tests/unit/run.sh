@@ -1,0 +1,43 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# Build and run the planning core's unit tests under ASan/UBSan.
+#
+#   tests/unit/run.sh [test ...]      (default: every tests/unit/test_*.c)
+#
+# Environment: CC (default gcc), OUT (build directory, default a temp dir),
+# CFLAGS_EXTRA (appended).  Exits non-zero if any test program fails.
+set -eu
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cc=${CC:-gcc}
+out=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/mcast-unit.XXXXXX")}
+mkdir -p "$out"
+flags="-std=gnu11 -g -O1 -Wall -Wextra -Werror -fsanitize=address,undefined -fno-sanitize-recover=all -I$top/kmod/plan ${CFLAGS_EXTRA:-}"
+
+if [ $# -eq 0 ]; then
+	set -- $(cd "$top/tests/unit" && ls test_*.c | sed 's/^test_//; s/\.c$//')
+fi
+
+failed=0
+for t in "$@"; do
+	exe="$out/test_$t"
+	# shellcheck disable=SC2086
+	if ! $cc $flags "$top"/kmod/plan/*.c "$top/tests/unit/test_$t.c" -o "$exe" -lm; then
+		echo "# test_$t: build failed"
+		failed=1
+		continue
+	fi
+	log="$out/test_$t.tap"
+	if "$exe" >"$log" 2>&1; then rc=0; else rc=$?; fi
+	pass=$(grep -c '^ok ' "$log" || true)
+	fail=$(grep -c '^not ok ' "$log" || true)
+	echo "test_$t: $pass passed, $fail failed (exit $rc)"
+	if [ "$rc" -ne 0 ]; then
+		grep -A3 '^not ok ' "$log" | head -40
+		tail -3 "$log"
+		failed=1
+	fi
+done
+echo "# logs in $out"
+exit $failed
