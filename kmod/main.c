@@ -99,6 +99,8 @@ static int st_check(const struct mc_schedule *s)
 		return -ENOMEM;
 	err = mc_check_cover(s, ws, &res);
 	if (!err)
+		err = mc_check_order(s, &res);
+	if (!err)
 		err = mc_check_routes(s, &res);
 	if (!err)
 		err = mc_check_contention(s, ws, &res);

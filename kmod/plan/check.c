@@ -119,6 +119,39 @@ static int check_order(const struct mc_schedule *s, struct cover_ws *w,
 	return 0;
 }
 
+/*
+ * The order is the algorithm's: an R-chain or an H-cycle is a sorted chain
+ * rotated to the source, so its keys rise with at most one step down, and
+ * after that step stay below the source's.
+ */
+static int check_order_kind(const struct mc_schedule *s,
+			    struct mc_check_result *res)
+{
+	bool ham = mc_algo_order(s->algo) == MC_ORDER_HAM, wrapped = false;
+	u32 i, first, prev, key;
+
+	if (s->algo == MC_ALGO_SEPARATE)
+		return 0;
+	first = ham ? mc_hlabel(s->t, s->order[0]) : s->order[0];
+	prev = first;
+	for (i = 1; i < s->m; i++) {
+		key = ham ? mc_hlabel(s->t, s->order[i]) : s->order[i];
+		if (key < prev) {
+			if (wrapped)
+				break;
+			wrapped = true;
+		}
+		if (wrapped && key > first)
+			break;
+		prev = key;
+	}
+	if (i == s->m)
+		return 0;
+	return fail(res, ham ? "order is not an H-cycle from the source" :
+		    "order is not an R-chain from the source", NONE, NONE,
+		    s->order[i]);
+}
+
 /* Messages own disjoint dest ranges; each position is reached once. */
 static int check_reach(const struct mc_schedule *s, struct cover_ws *w,
 		       struct mc_check_result *res)
@@ -316,6 +349,31 @@ static u64 lambda(const struct mc_torus *t, const struct mc_hop *h)
 	return (tier * t->nodes + mc_hlabel(t, h->from)) * t->n + h->dim;
 }
 
+/*
+ * A worm visits its destinations in H-cycle order from its sender: labels
+ * rise, with at most one step down, after which they stay below the
+ * sender's (Thm 5.1 needs an H-cycle).
+ */
+static bool worm_in_h_order(const struct mc_schedule *s, const struct mc_msg *mm)
+{
+	u32 first = mc_hlabel(s->t, s->order[mm->from]), prev = first, j;
+	bool wrapped = false;
+
+	for (j = 0; j < mm->count; j++) {
+		u32 key = mc_hlabel(s->t, s->order[s->dest[mm->first + j].pos]);
+
+		if (key < prev) {
+			if (wrapped)
+				return false;
+			wrapped = true;
+		}
+		if (wrapped && key >= first)
+			return false;
+		prev = key;
+	}
+	return true;
+}
+
 struct route_state {
 	u32 boundaries;
 	u64 last;	/* lambda of the previous channel, +1 */
@@ -492,6 +550,25 @@ int mc_check_contention(const struct mc_schedule *s, u32 *ws,
 			}
 		}
 	}
+	pass(res);
+	return 0;
+}
+
+int mc_check_order(const struct mc_schedule *s, struct mc_check_result *res)
+{
+	u32 i;
+	int err;
+
+	if (!shape_ok(s))
+		return fail(res, "index out of range in the schedule", NONE,
+			    NONE, NONE);
+	err = check_order_kind(s, res);
+	if (err)
+		return err;
+	for (i = 0; s->routing == MC_ROUTE_UTPR && i < s->nmsg; i++)
+		if (!worm_in_h_order(s, &s->msg[i]))
+			return fail(res, "worm does not visit its destinations in H-cycle order",
+				    i, NONE, s->order[s->msg[i].from]);
 	pass(res);
 	return 0;
 }

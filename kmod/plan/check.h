@@ -13,7 +13,12 @@
  *                       worms: at most one boundary, channels in strictly
  *                       increasing three-tier lambda order (Thm 5.1);
  *   mc_check_contention depth-contention freedom in the sense of Thm 4.1,
- *                       for unicasts and worms alike (Thm 6.1).
+ *                       for unicasts and worms alike (Thm 6.1);
+ *   mc_check_order      the order is the algorithm's (an R-chain or an
+ *                       H-cycle from the source), and every worm visits
+ *                       its destinations in H-cycle order from its sender
+ *                       (the premise of Thm 5.1).  Hand-made schedules of
+ *                       other algorithms (U-mesh, Fig 4.5) skip this one.
  */
 #ifndef MC_CHECK_H
 #define MC_CHECK_H
@@ -30,7 +35,7 @@ struct mc_check_result {
 /*
  * Scratch the checkers need, provided by the caller:
  *   mc_check_cover:      @ws of mc_check_ws_words(s, 0) u32 words;
- *   mc_check_routes:     none;
+ *   mc_check_routes, mc_check_order: none;
  *   mc_check_contention: @ws of mc_check_ws_words(s, 1) u32 words (it
  *                        holds every hop of the schedule).
  */
@@ -44,5 +49,6 @@ int mc_check_cover(const struct mc_schedule *s, u32 *ws,
 int mc_check_routes(const struct mc_schedule *s, struct mc_check_result *res);
 int mc_check_contention(const struct mc_schedule *s, u32 *ws,
 			struct mc_check_result *res);
+int mc_check_order(const struct mc_schedule *s, struct mc_check_result *res);
 
 #endif /* MC_CHECK_H */

@@ -152,6 +152,11 @@ int mc_sender_next(struct mc_sender *s, struct mc_dest *out, u32 max)
 {
 	int err;
 
+	/* The piece and level may come from a message: never trust them. */
+	if (s->level > s->t->n || s->pos >= s->c->len ||
+	    s->len > s->c->len - s->pos)
+		return -EINVAL;
+
 	if (s->algo == MC_ALGO_SEPARATE) {
 		if (s->next >= s->pos + s->len)
 			return 0;

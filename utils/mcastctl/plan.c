@@ -481,6 +481,8 @@ static int verify(struct plan *p)
 		return perr(MCASTCTL_EINPUT, "out of memory");
 	err = mc_check_cover(&p->s, ws, &res);
 	if (!err && !res.what)
+		err = mc_check_order(&p->s, &res);
+	if (!err && !res.what)
 		err = mc_check_routes(&p->s, &res);
 	if (!err && !res.what) {
 		memset(ws, 0, words * sizeof(*ws));
@@ -834,7 +836,7 @@ static void text_header(const struct plan *p, FILE *f)
 		if (worms)
 			fprintf(f, "^%u", mc_hlabel(&p->t, s->order[i]));
 	}
-	fputs("\nverified     cover, routes, contention\n", f);
+	fputs("\nverified     cover, order, routes, contention\n", f);
 }
 
 static void text_hop(const struct plan *p, const struct mc_hop *h,
