@@ -429,6 +429,34 @@ static int put_peer_id(struct nl_msg *msg, u32 id, struct nlattr **nest)
 	return !*nest || nla_put_u32(msg, MCAST_PEER_A_ID, id);
 }
 
+/*
+ * Send @msg (a do or a dump of a list) and print each reply through @cb:
+ * as text, or with @json as one JSON array.  Consumes @msg and @nl.
+ */
+static int show_list(struct ctl_nl *nl, struct nl_msg *msg, const char *what,
+		     bool json, ctl_reply_fn cb, struct show_ctx *c)
+{
+	struct jout o;
+	int err;
+
+	if (json && (err = jout_begin(&o, what))) {
+		nlmsg_free(msg);
+		ctl_nl_close(nl);
+		return err;
+	}
+	if (json) {
+		json_arr_begin(&o.j);
+		c->j = &o.j;
+	}
+	err = ctl_nl_request(nl, msg, cb, c);
+	ctl_nl_close(nl);
+	if (json) {
+		json_arr_end(&o.j);
+		return jout_end(&o, what, err);
+	}
+	return err;
+}
+
 static int peer_show(int argc, char **argv)
 {
 	const char *what = "peer show";
@@ -438,7 +466,6 @@ static int peer_show(int argc, char **argv)
 	struct nlattr *nest;
 	struct ctl_nl nl;
 	struct nl_msg *msg;
-	struct jout o;
 	bool json, one = false;
 	int i = 1, err;
 
@@ -478,22 +505,7 @@ static int peer_show(int argc, char **argv)
 	if (one)
 		nla_nest_end(msg, nest);
 	c.node = &node;
-	if (json && (err = jout_begin(&o, what))) {
-		nlmsg_free(msg);
-		ctl_nl_close(&nl);
-		return err;
-	}
-	if (json) {
-		json_arr_begin(&o.j);
-		c.j = &o.j;
-	}
-	err = ctl_nl_request(&nl, msg, peer_reply, &c);
-	ctl_nl_close(&nl);
-	if (json) {
-		json_arr_end(&o.j);
-		return jout_end(&o, what, err);
-	}
-	return err;
+	return show_list(&nl, msg, what, json, peer_reply, &c);
 }
 
 static int peer_add(int argc, char **argv)
@@ -716,7 +728,6 @@ static int group_show(int argc, char **argv)
 	struct nlattr *nest;
 	struct ctl_nl nl;
 	struct nl_msg *msg;
-	struct jout o;
 	bool json;
 	u32 id = 0;
 	int err;
@@ -738,22 +749,7 @@ static int group_show(int argc, char **argv)
 	if (id)
 		nla_nest_end(msg, nest);
 	c.node = &node;
-	if (json && (err = jout_begin(&o, what))) {
-		nlmsg_free(msg);
-		ctl_nl_close(&nl);
-		return err;
-	}
-	if (json) {
-		json_arr_begin(&o.j);
-		c.j = &o.j;
-	}
-	err = ctl_nl_request(&nl, msg, group_reply, &c);
-	ctl_nl_close(&nl);
-	if (json) {
-		json_arr_end(&o.j);
-		return jout_end(&o, what, err);
-	}
-	return err;
+	return show_list(&nl, msg, what, json, group_reply, &c);
 }
 
 /* GROUP_NEW / GROUP_SET with the members at argv[first..argc). */
