@@ -9,6 +9,8 @@
 #                        (VM=0 skips those)
 #   make vmcheck         the VM tests only (tests/vm/run.sh)
 #   make demo            a few `mcastctl plan` examples from the dissertation
+#   make demo-cluster    a 16-node torus cluster in a QEMU guest: multicasts,
+#                        receivers, steps, statistics (tests/vm/demo.sh)
 #   make bench           build and run the benchmarks
 #   make module          mcast.ko only (fails without kernel headers)
 #   make modules_install install mcast.ko under $(INSTALL_MOD_PATH)/lib/modules/
@@ -18,6 +20,8 @@
 #   make install         mcastctl and mcastmon into $(DESTDIR)$(BINDIR),
 #                        libmcast (install-lib), and the module
 #                        (INSTALL_MOD_PATH defaults to $(DESTDIR))
+#   make install-tools   mcastbed, mcastbed-peers and mcastperf into
+#                        $(DESTDIR)$(BINDIR)
 #   make install-lib     libmcast.so.1, its headers, libmcast.pc and man pages
 #                        under $(DESTDIR)$(PREFIX)
 #   make checkpatch      checkpatch.pl over kmod/
@@ -257,6 +261,24 @@ $(B)/asan/unit/%: $(B)/asan/obj/tests/unit/%.o $(ALIB)
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
 
+# mcastperf: multicast latency/throughput between testbed nodes (libmcast).
+PERF := $(B)/mcastperf
+$(B)/obj/utils/mcastperf/%.o: PART_CFLAGS = -Ilibmcast
+$(PERF): $(B)/obj/utils/mcastperf/mcastperf.o $(MCL_LINKS)
+	$(quiet) LD $@
+	$(Q)$(CC) $(U_LDFLAGS) -o $@ $< -L$(MCL_DIR) -Wl,-rpath,$(CURDIR)/$(MCL_DIR) \
+		-lmcast $(LDLIBS)
+
+# mcastbed-peers: mcastbed's bulk peer configuration (raw netlink, no libnl).
+BEDPEERS := $(B)/mcastbed-peers
+$(BEDPEERS): $(B)/obj/utils/mcastbed/mcastbed-peers.o
+	$(quiet) LD $@
+	$(Q)$(CC) $(U_LDFLAGS) -o $@ $^ $(LDLIBS)
+
+.PHONY: mcastperf
+mcastperf: $(PERF)
+userspace: $(PERF) $(BEDPEERS)
+
 .PHONY: all userspace lib libmcast mcastctl mcastmon examples benches
 all: userspace $(if $(HAVE_KDIR),module,module-skip)
 userspace: $(LIB) $(CTL) $(MON) $(PROBE) libmcast $(EXAMPLES) $(VMLTESTS) $(BENCHES)
@@ -308,6 +330,21 @@ demo: $(B)/mcastctl
 		$(foreach c,$(DEMO_6),-d $(c)) --json > $(B)/demo.json; \
 	if command -v jq > /dev/null; then jq '$(DEMO_JQ)' $(B)/demo.json; \
 	else cat $(B)/demo.json; fi
+
+# The README's main job: boot the first installed kernel in QEMU, build a
+# 4x4 torus of netns nodes with utils/mcastbed/mcastbed, multicast, show who
+# received what, when and from whom, the statistics and mcastctl plan's view.
+.PHONY: demo-cluster
+demo-cluster: userspace
+	$(Q)tests/vm/run.sh --demo
+
+# The testbed and benchmark tools (not part of `make install`).
+.PHONY: install-tools
+install-tools: $(PERF) $(BEDPEERS)
+	$(INSTALL) -d $(DESTDIR)$(BINDIR)
+	$(INSTALL) -m 0755 utils/mcastbed/mcastbed $(DESTDIR)$(BINDIR)/mcastbed
+	$(INSTALL) -m 0755 $(BEDPEERS) $(DESTDIR)$(BINDIR)/mcastbed-peers
+	$(INSTALL) -m 0755 $(PERF) $(DESTDIR)$(BINDIR)/mcastperf
 
 .PHONY: install install-bin install-lib
 install: install-bin install-lib install-system $(if $(HAVE_KDIR),modules_install,module-skip)

@@ -57,4 +57,11 @@ static inline void mcast_extack_set(struct netlink_ext_ack *extack,
 	NL_SET_ERR_MSG_ATTR(extack, attr, plain)
 #endif
 
+/* get/put_unaligned_be*: <linux/unaligned.h> since 6.12. */
+#ifdef MCAST_HAVE_LINUX_UNALIGNED_H	/* Kbuild's probe */
+#include <linux/unaligned.h>
+#else
+#include <asm/unaligned.h>
+#endif
+
 #endif /* MCAST_COMPAT_H */

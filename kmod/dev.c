@@ -69,7 +69,8 @@ static long mcast_ioc_info(struct mcast_file *f, void __user *uarg)
 	memset(&info, 0, sizeof(info));
 	info.size = sizeof(info);
 	info.abi_version = MCAST_ABI_VERSION;
-	info.caps = MCAST_CAP_LOCAL | MCAST_CAP_URING;
+	info.caps = MCAST_CAP_LOCAL | MCAST_CAP_URING | MCAST_CAP_NET |
+		    MCAST_CAP_WAIT;
 	info.rxq_limit = MCAST_RXQ_LIMIT;
 	info.max_msg = MCAST_MAX_MSG;
 	mutex_lock(&mn->lock);
@@ -151,12 +152,13 @@ fail:
 
 /*
  * The explicit destination list of a send: every node in the torus, none
- * twice.  Returns whether this node is in it, or an errno.
+ * twice.  Returns it sorted (the base of its R-chain) in *@out.
  */
-static int mcast_nodes_check(struct mcast_net *mn, const struct mcast_send *s)
+static int mcast_nodes_get(struct mcast_net *mn, const struct mcast_send *s,
+			   u32 **out)
 {
 	u32 *nodes;
-	u32 i, self;
+	u32 i;
 	int err;
 
 	if (s->nnodes > MCAST_MAX_DESTS)
@@ -167,9 +169,8 @@ static int mcast_nodes_check(struct mcast_net *mn, const struct mcast_send *s)
 	err = -EFAULT;
 	if (copy_from_user(nodes, u64_to_user_ptr(s->nodes),
 			   s->nnodes * sizeof(u32)))
-		goto out;
+		goto fail;
 	mutex_lock(&mn->lock);
-	self = mn->node_id;
 	if (!mn->configured) {
 		err = -ENOTCONN;
 	} else {
@@ -183,82 +184,100 @@ static int mcast_nodes_check(struct mcast_net *mn, const struct mcast_send *s)
 	}
 	mutex_unlock(&mn->lock);
 	if (err)
-		goto out;
+		goto fail;
 	mc_sort_u32(nodes, s->nnodes);
 	for (i = 1; i < s->nnodes; i++) {
 		if (nodes[i] == nodes[i - 1]) {
 			err = -EINVAL;
-			goto out;
+			goto fail;
 		}
 	}
-	for (i = 0; i < s->nnodes; i++)
-		if (nodes[i] == self)
-			err = 1;
-out:
+	*out = nodes;
+	return 0;
+fail:
 	kvfree(nodes);
 	return err;
 }
 
-static void mcast_stats_tx(struct mcast_stats *s, u32 len)
+/*
+ * @nonblock: an O_NONBLOCK file, or io_uring's inline issue: -EAGAIN
+ * rather than waiting for room, and (io_uring) before a completion-mode
+ * send, so io_uring retries it from its worker, where it may wait.
+ */
+static long mcast_ioc_send(struct mcast_file *f, void __user *uarg,
+			   bool nonblock, bool uring)
 {
-	atomic64_inc(&s->tx_msgs);
-	atomic64_add(len, &s->tx_bytes);
-}
-
-static long mcast_ioc_send(struct mcast_file *f, void __user *uarg)
-{
+	struct mcast_send_ctx ctx = { };
 	struct mcast_net *mn = f->mn;
-	struct mcast_group *g = NULL;
 	struct mcast_msg *msg;
 	struct mcast_send s;
-	bool nodes, here = false;
+	u32 *nodes = NULL;
+	bool to_nodes, wait;
 	u32 usize;
-	int err;
+	int err, err2;
 
 	err = mcast_copy_in(&s, sizeof(s), uarg, &usize);
 	if (err)
 		return err;
-	if (s.flags & ~(MCAST_SEND_NODES | MCAST_SEND_LOOPBACK) ||
-	    s.reserved0 || !mcast_zero(s.reserved, sizeof(s.reserved)))
+	if (s.flags & ~(MCAST_SEND_NODES | MCAST_SEND_LOOPBACK |
+			MCAST_SEND_WAIT) || s.reserved0)
 		return -EINVAL;
-	nodes = s.flags & MCAST_SEND_NODES;
-	if (nodes ? s.group != MCAST_NO_GROUP :
-		    s.group == MCAST_NO_GROUP || s.nodes || s.nnodes)
+	wait = s.flags & MCAST_SEND_WAIT;
+	if (!wait && (s.failed || s.nfailed || s.timeout_ms))
 		return -EINVAL;
-	if (nodes) {
-		err = mcast_nodes_check(mn, &s);
-		if (err < 0)
+	if (wait && nonblock && uring)
+		return -EAGAIN;
+	to_nodes = s.flags & MCAST_SEND_NODES;
+	if (to_nodes ? s.group != MCAST_NO_GROUP :
+		       s.group == MCAST_NO_GROUP || s.nodes || s.nnodes)
+		return -EINVAL;
+	if (wait && s.nfailed > MCAST_MAX_DESTS)
+		return -EINVAL;
+	if (to_nodes) {
+		err = mcast_nodes_get(mn, &s, &nodes);
+		if (err)
 			return err;
-		here = err;
 	}
 	msg = mcast_gather(&s);
-	if (IS_ERR(msg))
+	if (IS_ERR(msg)) {
+		kvfree(nodes);
 		return PTR_ERR(msg);
-	msg->group = s.group;
-
-	mutex_lock(&mn->lock);
-	if (!nodes) {
-		g = xa_load(&mn->groups, s.group);
-		if (!g) {
-			mutex_unlock(&mn->lock);
-			mcast_msg_put(msg);
-			return -ENOENT;
-		}
 	}
-	msg->src_node = mn->configured ? mn->node_id : MCAST_NO_NODE;
-	msg->seq = atomic64_inc_return(&mn->seq);
-	mcast_stats_tx(&mn->stats, msg->len);
-	if (g)
-		mcast_stats_tx(&g->stats, msg->len);
-	if (g || here)
-		mcast_deliver_local(mn, msg, g, !g,
-				    s.flags & MCAST_SEND_LOOPBACK ? NULL : f);
-	mutex_unlock(&mn->lock);
-
-	s.seq = msg->seq;
+	ctx.flags = s.flags;
+	ctx.timeout_ms = s.timeout_ms;
+	ctx.nonblock = nonblock;
+	if (wait && s.nfailed) {
+		ctx.failed = kvmalloc_array(s.nfailed, sizeof(u32), GFP_KERNEL);
+		if (!ctx.failed) {
+			kvfree(nodes);
+			mcast_msg_put(msg);
+			return -ENOMEM;
+		}
+		ctx.nfailed_room = s.nfailed;
+	}
+	err = mcast_data_send(f, msg, s.group, nodes, s.nnodes, &ctx);
 	mcast_msg_put(msg);
-	return put_user(s.seq, (u64 __user *)(uarg +
-				offsetof(struct mcast_send, seq)));
+	kvfree(nodes);
+	if (err && err != -EHOSTUNREACH && err != -EINTR)
+		goto out;
+	/* The message went out: report its seq (and failures) either way. */
+	err2 = put_user(ctx.seq, (u64 __user *)(uarg +
+			offsetof(struct mcast_send, seq)));
+	if (!err2 && wait) {
+		u32 n = min(ctx.nfailed, ctx.nfailed_room);
+
+		if (n && copy_to_user(u64_to_user_ptr(s.failed), ctx.failed,
+				      n * sizeof(u32)))
+			err2 = -EFAULT;
+		else
+			err2 = put_user(ctx.nfailed, (u32 __user *)(uarg +
+					offsetof(struct mcast_send, nfailed)));
+	}
+	if (err2)
+		err = err2;
+out:
+	kvfree(ctx.failed);
+	return err;
 }
 
 /* Waits for and takes the next message of @f. */
@@ -305,6 +324,8 @@ static long mcast_ioc_recv(struct mcast_file *f, void __user *uarg,
 	r.group = msg->group;
 	r.src_node = msg->src_node;
 	r.seq = msg->seq;
+	r.step = msg->step;
+	r.from_node = msg->from_node;
 	err = 0;
 	if (copy_to_user(u64_to_user_ptr(r.buf), msg->data, n) ||
 	    mcast_copy_out(uarg, &r, sizeof(r)))
@@ -326,7 +347,7 @@ static long mcast_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	case MCAST_IOC_LEAVE:
 		return mcast_ioc_group(f, uarg, false);
 	case MCAST_IOC_SEND:
-		return mcast_ioc_send(f, uarg);
+		return mcast_ioc_send(f, uarg, file->f_flags & O_NONBLOCK, false);
 	case MCAST_IOC_RECV:
 		return mcast_ioc_recv(f, uarg, file->f_flags & O_NONBLOCK);
 	default:
@@ -383,7 +404,8 @@ static long mcast_uring_issue(struct io_uring_cmd *cmd, unsigned int issue_flags
 		return -EINVAL;
 	switch (cmd->cmd_op) {
 	case MCAST_URING_SEND:
-		return mcast_ioc_send(f, uarg);
+		return mcast_ioc_send(f, uarg, issue_flags & IO_URING_F_NONBLOCK,
+				      true);
 	case MCAST_URING_RECV:
 		ret = mcast_ioc_recv(f, uarg, issue_flags & IO_URING_F_NONBLOCK);
 		/* Interrupted (the ring is going away): no restart here. */

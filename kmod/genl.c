@@ -13,6 +13,7 @@
 #include <net/sock.h>
 
 #include "mcast.h"
+#include "transport.h"
 #include "compat.h"
 #include "chain.h"
 
@@ -48,6 +49,12 @@ static int mcast_val_u32_array(const struct nlattr *attr,
 	return 0;
 }
 
+/* Policy min/max are s16 before 6.2: larger bounds go through a range. */
+static struct netlink_range_validation mcast_rto_range = {
+	.min = 1,
+	.max = 60000,
+};
+
 static const struct nla_policy mcast_node_policy[MCAST_NODE_A_MAX + 1] = {
 	[MCAST_NODE_A_KIND] = NLA_POLICY_RANGE(NLA_U8, MCAST_TOPO_TORUS,
 					       MCAST_TOPO_TORUS),
@@ -57,6 +64,10 @@ static const struct nla_policy mcast_node_policy[MCAST_NODE_A_MAX + 1] = {
 	[MCAST_NODE_A_COORD] = NLA_POLICY_VALIDATE_FN(NLA_BINARY,
 						      mcast_val_u16_array),
 	[MCAST_NODE_A_ID] = { .type = NLA_REJECT },
+	[MCAST_NODE_A_PORT] = NLA_POLICY_MIN(NLA_U16, 1),
+	[MCAST_NODE_A_TRANSPORT] = { .type = NLA_REJECT },
+	[MCAST_NODE_A_RTO_MS] = NLA_POLICY_FULL_RANGE(NLA_U32, &mcast_rto_range),
+	[MCAST_NODE_A_RETRIES] = NLA_POLICY_MAX(NLA_U32, 100),
 };
 
 static struct netlink_range_validation mcast_node_id_range = {
@@ -134,6 +145,11 @@ static int mcast_put_node(struct sk_buff *skb, struct mcast_net *mn)
 		    nla_put_u32(skb, MCAST_NODE_A_ID, mn->node_id))
 			goto cancel;
 	}
+	if (nla_put_u16(skb, MCAST_NODE_A_PORT, mn->port) ||
+	    nla_put_string(skb, MCAST_NODE_A_TRANSPORT, mn->tp->name) ||
+	    nla_put_u32(skb, MCAST_NODE_A_RTO_MS, mn->rto_ms) ||
+	    nla_put_u32(skb, MCAST_NODE_A_RETRIES, mn->retries))
+		goto cancel;
 	nla_nest_end(skb, nest);
 	return 0;
 cancel:
@@ -212,16 +228,34 @@ static int mcast_put_stats(struct sk_buff *skb, const struct mcast_stats *s,
 			      atomic64_read(&s->rx_bytes), MCAST_STATS_A_PAD) ||
 	    nla_put_u64_64bit(skb, MCAST_STATS_A_RX_DROPS,
 			      atomic64_read(&s->rx_drops), MCAST_STATS_A_PAD) ||
-	    nla_put_u32(skb, MCAST_STATS_A_FILES, files)) {
-		nla_nest_cancel(skb, nest);
-		return -EMSGSIZE;
-	}
+	    nla_put_u32(skb, MCAST_STATS_A_FILES, files))
+		goto cancel;
+	/* The data path counts per node only. */
+	if (!group &&
+	    (nla_put_u64_64bit(skb, MCAST_STATS_A_FWD_MSGS,
+			       atomic64_read(&s->fwd_msgs), MCAST_STATS_A_PAD) ||
+	     nla_put_u64_64bit(skb, MCAST_STATS_A_TX_PACKETS,
+			       atomic64_read(&s->tx_packets), MCAST_STATS_A_PAD) ||
+	     nla_put_u64_64bit(skb, MCAST_STATS_A_RX_PACKETS,
+			       atomic64_read(&s->rx_packets), MCAST_STATS_A_PAD) ||
+	     nla_put_u64_64bit(skb, MCAST_STATS_A_RETRANS,
+			       atomic64_read(&s->retrans), MCAST_STATS_A_PAD) ||
+	     nla_put_u64_64bit(skb, MCAST_STATS_A_DUPS,
+			       atomic64_read(&s->dups), MCAST_STATS_A_PAD) ||
+	     nla_put_u64_64bit(skb, MCAST_STATS_A_PEER_FAILS,
+			       atomic64_read(&s->peer_fails), MCAST_STATS_A_PAD) ||
+	     nla_put_u64_64bit(skb, MCAST_STATS_A_UNREACHED,
+			       atomic64_read(&s->unreached), MCAST_STATS_A_PAD)))
+		goto cancel;
 	nla_nest_end(skb, nest);
 	return 0;
+cancel:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
 }
 
 #define MCAST_STATS_SIZE (nla_total_size(0) + 2 * nla_total_size(4) + \
-			  5 * nla_total_size_64bit(8))
+			  12 * nla_total_size_64bit(8))
 
 /* ------------------------------------------------------- notifications */
 
@@ -326,6 +360,34 @@ static void mcast_notify_event(struct mcast_net *mn, u8 cmd, u32 group,
 	    nla_put_u32(skb, MCAST_EVENT_A_PID, tgid) ||
 	    (cmd == MCAST_CMD_OVERFLOW &&
 	     nla_put_u32(skb, MCAST_EVENT_A_DROPS, drops))) {
+		nlmsg_free(skb);
+		return;
+	}
+	nla_nest_end(skb, nest);
+	mcast_event_send(mn, skb, hdr);
+}
+
+void mcast_notify_data(struct mcast_net *mn, u8 cmd, u32 node, u32 group,
+		       u64 seq, int err)
+{
+	struct sk_buff *skb;
+	struct nlattr *nest;
+	void *hdr;
+
+	if (!mcast_listening(mn))
+		return;
+	skb = mcast_event_new(NLMSG_GOODSIZE, cmd, &hdr);
+	if (!skb)
+		return;
+	nest = nla_nest_start(skb, MCAST_A_EVENT);
+	if (!nest ||
+	    (group && nla_put_u32(skb, MCAST_EVENT_A_GROUP, group)) ||
+	    nla_put_u32(skb, MCAST_EVENT_A_NODE, node) ||
+	    nla_put_u64_64bit(skb, MCAST_EVENT_A_SEQ, seq, MCAST_EVENT_A_PAD) ||
+	    nla_put_u32(skb, MCAST_EVENT_A_ERRNO, err) ||
+	    nla_put_string(skb, MCAST_EVENT_A_MSG, cmd == MCAST_CMD_PEER_DOWN ?
+			   "peer stopped answering, its piece taken over" :
+			   "destination unreachable")) {
 		nlmsg_free(skb);
 		return;
 	}
@@ -475,6 +537,7 @@ static int mcast_node_set_doit(struct sk_buff *skb, struct genl_info *info)
 	u8 links = MCAST_LINKS_UNI;
 	unsigned int ndims, d;
 	bool changed;
+	u16 port, old_port;
 	u32 id;
 	int err;
 
@@ -509,12 +572,30 @@ static int mcast_node_set_doit(struct sk_buff *skb, struct genl_info *info)
 		  mn->torus.n != t.n || mn->torus.links != t.links;
 	for (d = 0; d < t.n && !changed; d++)
 		changed = mn->torus.k[d] != t.k[d];
+	port = mn->configured ? mn->port : MCAST_DEFAULT_PORT;
 	if (changed && (mn->npeers || mn->ngroups)) {
 		NL_SET_ERR_MSG(extack,
 			       "cannot change the topology or coordinate while peers or groups exist");
 		err = -EBUSY;
 		goto out;
 	}
+	if (tb[MCAST_NODE_A_PORT])
+		port = nla_get_u16(tb[MCAST_NODE_A_PORT]);
+	old_port = mn->port;
+	mn->port = port;
+	err = mcast_data_open(mn);
+	if (err) {
+		mn->port = old_port;
+		if (mn->configured)
+			mcast_data_open(mn);
+		NL_SET_ERR_MSG_ATTR(extack, tb[MCAST_NODE_A_PORT],
+				    "cannot open the transport on this port");
+		goto out;
+	}
+	if (tb[MCAST_NODE_A_RTO_MS])
+		mn->rto_ms = nla_get_u32(tb[MCAST_NODE_A_RTO_MS]);
+	if (tb[MCAST_NODE_A_RETRIES])
+		mn->retries = nla_get_u32(tb[MCAST_NODE_A_RETRIES]);
 	mn->torus = t;
 	mn->node_id = id;
 	memset(mn->coord, 0, sizeof(mn->coord));

@@ -161,9 +161,12 @@ static int __init mcast_init(void)
 		       err);
 		return err == -ENOMEM ? err : -EINVAL;
 	}
+	mcast_wq = alloc_workqueue("mcast", 0, 0);
+	if (!mcast_wq)
+		return -ENOMEM;
 	err = mcast_net_init();
 	if (err)
-		return err;
+		goto err_wq;
 	err = mcast_genl_init();
 	if (err)
 		goto err_net;
@@ -177,14 +180,18 @@ err_genl:
 	mcast_genl_exit();
 err_net:
 	mcast_net_exit();
+err_wq:
+	destroy_workqueue(mcast_wq);
 	return err;
 }
 
 static void __exit mcast_exit(void)
 {
 	mcast_dev_exit();
+	mcast_net_quiesce();
 	mcast_genl_exit();
 	mcast_net_exit();
+	destroy_workqueue(mcast_wq);
 }
 
 module_init(mcast_init);

@@ -4,12 +4,19 @@
  *   net.c   per-network-namespace node state: topology, peers, groups,
  *           statistics, local delivery (each netns is one node);
  *   genl.c  the "mcast" generic netlink family;
- *   dev.c   /dev/mcast: files, join/leave, send, receive, poll, io_uring.
+ *   dev.c   /dev/mcast: files, join/leave, send, receive, poll, io_uring;
+ *   data.c  the network data path: U-torus trees over a transport, per-hop
+ *           reliability, FIFO, completion and failure takeover;
+ *   udp.c   the UDP transport (transport.h).
  *
  * Locking: mcast_net.lock (a mutex) covers the node's configuration, its
  * peers and groups, every group's list of local members and the node's
  * list of open files.  A file's receive queue has its own spinlock, taken
  * inside mcast_net.lock when delivering.  Statistics are atomic.
+ *
+ * The data path (data.c) runs under mcast_net.lock too, from the
+ * transport's receive work and the node's timer work (mcast_wq), so a
+ * node's protocol state is never touched concurrently.
  *
  * Lifetime: an open file holds a reference on its network namespace
  * (get_net), so the node state outlives every file of the node: a
@@ -33,6 +40,9 @@
 #include "topology.h"
 
 #define MCAST_RXQ_LIMIT		256	/* messages queued per file */
+#define MCAST_DEFAULT_PORT	7447
+#define MCAST_DEFAULT_RTO_MS	200
+#define MCAST_DEFAULT_RETRIES	6
 
 struct mcast_stats {
 	atomic64_t tx_msgs;
@@ -40,6 +50,14 @@ struct mcast_stats {
 	atomic64_t rx_msgs;
 	atomic64_t rx_bytes;
 	atomic64_t rx_drops;
+	/* node only: */
+	atomic64_t fwd_msgs;
+	atomic64_t tx_packets;
+	atomic64_t rx_packets;
+	atomic64_t retrans;
+	atomic64_t dups;
+	atomic64_t peer_fails;
+	atomic64_t unreached;
 };
 
 struct mcast_peer {
@@ -50,6 +68,9 @@ struct mcast_peer {
 		struct in6_addr v6;
 	} addr;
 	u16 port;
+	bool down;		/* gave up on it; cleared when it speaks */
+	u32 rx_jobs;		/* transfers from it being reassembled */
+	u32 tx_active;		/* transfers to it sending data */
 };
 
 /* A group as this node knows it. */
@@ -80,6 +101,8 @@ struct mcast_msg {
 	u32 src_node;
 	u32 len;
 	u64 seq;
+	u32 step;		/* U-torus step in which this node got it */
+	u32 from_node;		/* the node that sent it here */
 	u8 data[];
 };
 
@@ -117,12 +140,37 @@ struct mcast_net {
 	u32 nfiles;
 	atomic64_t seq;			/* last message sequence number */
 	struct mcast_stats stats;
+
+	/* data path (data.c, udp.c) */
+	u16 port;			/* MCAST_NODE_A_PORT */
+	u32 rto_ms;
+	u32 retries;
+	bool dying;			/* netns exit: arm nothing more */
+	struct socket *sock;		/* the transport's endpoint */
+	void (*saved_data_ready)(struct sock *sk);
+	u16 sock_port;
+	struct work_struct rx_work;
+	void *rxbuf;
+	const struct mcast_transport_ops *tp;
+	struct delayed_work timer_work;
+	bool slow_tick;			/* timer_work is on its idle tick */
+	struct list_head jobs;		/* struct mcast_job.link */
+	struct xarray rjobs;		/* (parent, xid) -> receiving job */
+	struct xarray txs;		/* xid -> struct mcast_tx */
+	u32 next_xid;
+	struct xarray tx_streams;	/* group -> per-destination last seq */
+	struct xarray rx_streams;	/* (src, group) -> FIFO state */
+	u64 rx_mem;			/* bytes held by reassembly */
+	u32 inflight;			/* root jobs not yet complete */
+	u64 inflight_bytes;
+	wait_queue_head_t send_wq;	/* senders waiting for room */
 };
 
 /* net.c */
 struct mcast_net *mcast_net(const struct net *net);
 int mcast_net_init(void);
 void mcast_net_exit(void);
+void mcast_net_quiesce(void);
 void mcast_group_free(struct mcast_group *g);
 /* Every local member of @g leaves it (with its event). */
 void mcast_group_drop_members(struct mcast_net *mn, struct mcast_group *g);
@@ -153,6 +201,34 @@ void mcast_genl_exit(void);
 void mcast_notify_member(struct mcast_net *mn, u8 cmd, u32 group, pid_t tgid);
 void mcast_notify_overflow(struct mcast_net *mn, u32 group, pid_t tgid,
 			   u32 drops);
+
+/* A data path event (PEER_DOWN, ERROR) about @node and message @seq. */
+void mcast_notify_data(struct mcast_net *mn, u8 cmd, u32 node, u32 group,
+		       u64 seq, int err);
+
+/* data.c */
+extern struct workqueue_struct *mcast_wq;
+void mcast_data_init_net(struct mcast_net *mn);
+void mcast_data_exit_net(struct mcast_net *mn);
+/* (Re)opens the node's transport on mn->port; under mn->lock. */
+int mcast_data_open(struct mcast_net *mn);
+/*
+ * Sends @msg from @f to group @g or to the sorted node list @nodes;
+ * delivers locally (@here: this node is a destination) and starts the
+ * tree.  With @wait, waits for completion and fills @failed.
+ */
+struct mcast_send_ctx {
+	u32 flags;
+	u32 timeout_ms;
+	bool nonblock;		/* -EAGAIN instead of waiting for room */
+	u32 *failed;		/* room for nfailed_room ids */
+	u32 nfailed_room;
+	u32 nfailed;		/* out */
+	u64 seq;		/* out */
+};
+
+int mcast_data_send(struct mcast_file *f, struct mcast_msg *msg, u32 group,
+		    u32 *nodes, u32 nnodes, struct mcast_send_ctx *ctx);
 
 /* dev.c */
 int mcast_dev_init(void);

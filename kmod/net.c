@@ -8,6 +8,8 @@
 #include <linux/mm.h>
 #include <linux/poll.h>
 #include <net/netns/generic.h>
+#include <net/net_namespace.h>
+#include <linux/rtnetlink.h>
 
 #include "mcast.h"
 
@@ -288,6 +290,7 @@ static int __net_init mcast_net_init_ns(struct net *net)
 	xa_init(&mn->peers);
 	xa_init(&mn->groups);
 	INIT_LIST_HEAD(&mn->files);
+	mcast_data_init_net(mn);
 	return 0;
 }
 
@@ -300,6 +303,7 @@ static void __net_exit mcast_net_exit_ns(struct net *net)
 	unsigned long id;
 
 	WARN_ON_ONCE(!list_empty(&mn->files));
+	mcast_data_exit_net(mn);
 	mutex_lock(&mn->lock);
 	xa_for_each(&mn->groups, id, g)
 		mcast_group_destroy(mn, g);
@@ -324,6 +328,17 @@ static struct pernet_operations mcast_net_ops = {
 int mcast_net_init(void)
 {
 	return register_pernet_subsys(&mcast_net_ops);
+}
+
+/* Module unload: stop every node's data path while netlink still works. */
+void mcast_net_quiesce(void)
+{
+	struct net *net;
+
+	down_read(&net_rwsem);
+	for_each_net(net)
+		mcast_data_exit_net(mcast_net(net));
+	up_read(&net_rwsem);
 }
 
 void mcast_net_exit(void)

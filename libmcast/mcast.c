@@ -199,7 +199,7 @@ static int do_send(struct mcast *mc, struct mcast_send *s)
 {
 	int err = xioctl(mc, MCAST_IOC_SEND, s);
 
-	if (!err)
+	if (!err || err == -EHOSTUNREACH)
 		mc->seq = s->seq;
 	return err;
 }
@@ -252,6 +252,42 @@ EXPORT int mcast_send_nodes(struct mcast *mc, const uint32_t *nodes,
 	return mcast_sendv_nodes(mc, nodes, nnodes, &v, 1, flags);
 }
 
+EXPORT int mcast_send_set_wait(struct mcast_send *s, uint32_t *failed,
+				uint32_t room, unsigned int timeout_ms)
+{
+	if (!s || (room && !failed))
+		return -EINVAL;
+	s->flags |= MCAST_SEND_WAIT;
+	s->failed = (uintptr_t)failed;
+	s->nfailed = room;
+	s->timeout_ms = timeout_ms;
+	return 0;
+}
+
+EXPORT int mcast_send_wait(struct mcast *mc, uint32_t group,
+			   const uint32_t *nodes, size_t nnodes,
+			   const void *buf, size_t len, unsigned int flags,
+			   unsigned int timeout_ms, uint32_t *failed,
+			   size_t *nfailed)
+{
+	struct mcast_iov v = { .base = (uintptr_t)buf, .len = len };
+	size_t room = nfailed ? *nfailed : 0;
+	struct mcast_send s;
+	int err;
+
+	if (!mc || room > UINT32_MAX)
+		return -EINVAL;
+	err = nodes ? mcast_send_init_nodes(&s, nodes, nnodes, &v, 1, flags) :
+		      mcast_send_init(&s, group, &v, 1, flags);
+	if (!err)
+		err = mcast_send_set_wait(&s, failed, room, timeout_ms);
+	if (!err)
+		err = do_send(mc, &s);
+	if (nfailed && (!err || err == -EHOSTUNREACH))
+		*nfailed = s.nfailed;
+	return err;
+}
+
 EXPORT uint64_t mcast_send_seq(const struct mcast *mc)
 {
 	return mc ? mc->seq : 0;
@@ -289,6 +325,8 @@ EXPORT ssize_t mcast_recv_result(const struct mcast_recv *r, int res,
 		info->truncated = (r->flags & MCAST_RECV_TRUNC) ||
 				  r->len > r->buflen;
 		info->dropped = r->dropped;
+		info->step = r->step;
+		info->from_node = r->from_node;
 	}
 	return stored;
 }

@@ -51,7 +51,9 @@ struct mcast_msginfo {
 	uint32_t truncated;	/* 1 if len exceeded the buffer */
 	uint32_t dropped;	/* messages lost to a full receive queue
 				 * since the previous receive */
-	uint32_t reserved[3];
+	uint32_t step;		/* U-torus step in which this node got it */
+	uint32_t from_node;	/* the node that sent it to this one */
+	uint32_t reserved[1];
 };
 
 /* Open /dev/mcast (close-on-exec).  -ENOENT: the module is not loaded. */
@@ -82,6 +84,18 @@ int mcast_send_nodes(struct mcast *mc, const uint32_t *nodes, size_t nnodes,
 		     const void *buf, size_t len, unsigned int flags);
 int mcast_sendv_nodes(struct mcast *mc, const uint32_t *nodes, size_t nnodes,
 		      const struct iovec *iov, int iovcnt, unsigned int flags);
+/*
+ * Completion mode: return only when every destination node has the
+ * message: 0, or -EHOSTUNREACH when some could not be reached; their ids
+ * are then in @failed (room for *@nfailed; *@nfailed becomes how many
+ * failed, which may exceed the room).  @timeout_ms bounds the wait (0:
+ * the node's default).  @nodes NULL sends to @group, else to the @nnodes
+ * nodes (group 0).
+ */
+int mcast_send_wait(struct mcast *mc, uint32_t group, const uint32_t *nodes,
+		    size_t nnodes, const void *buf, size_t len,
+		    unsigned int flags, unsigned int timeout_ms,
+		    uint32_t *failed, size_t *nfailed);
 /* The sequence number of the last message this handle sent synchronously. */
 uint64_t mcast_send_seq(const struct mcast *mc);
 
@@ -107,6 +121,12 @@ int mcast_send_init(struct mcast_send *s, uint32_t group,
 int mcast_send_init_nodes(struct mcast_send *s, const uint32_t *nodes,
 			  size_t nnodes, const struct mcast_iov *iov,
 			  unsigned int niov, unsigned int flags);
+/*
+ * Turn a filled @s into a completion-mode send (MCAST_SEND_WAIT) that
+ * reports up to @room unreachable node ids in @failed.
+ */
+int mcast_send_set_wait(struct mcast_send *s, uint32_t *failed, uint32_t room,
+			unsigned int timeout_ms);
 /* Fill @r for receiving into @buf (@len bytes; at most 4 GiB - 1 used). */
 int mcast_recv_init(struct mcast_recv *r, void *buf, size_t len,
 		    unsigned int flags);

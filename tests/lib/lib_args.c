@@ -137,15 +137,16 @@ static void test_uring(struct mcast *mc)
 	struct mcast_send s;
 	struct mcast_recv r;
 	struct mcast_iov v = { .base = (uintptr_t)"abc", .len = 3 };
-	uint32_t nodes[1] = { 7 };
+	uint32_t nodes[1] = { 7 }, failed[4];
+	size_t nfailed;
 	char buf[8];
 
 	is_int(mcast_send_init(&s, 3, &v, 1, MCAST_SEND_LOOPBACK), 0,
 	       "send_init");
 	ok(s.size == sizeof(s) && s.group == 3 && s.niov == 1 &&
 	   s.iov == (uintptr_t)&v && s.flags == MCAST_SEND_LOOPBACK &&
-	   !s.nodes && !s.nnodes && !s.reserved0 && !s.reserved[0] &&
-	   !s.reserved[1], "send_init fills struct mcast_send");
+	   !s.nodes && !s.nnodes && !s.reserved0 && !s.failed &&
+	   !s.nfailed && !s.timeout_ms, "send_init fills struct mcast_send");
 	is_int(mcast_send_init_nodes(&s, nodes, 1, &v, 1, 0), 0,
 	       "send_init_nodes");
 	ok(s.flags == MCAST_SEND_NODES && s.group == MCAST_NO_GROUP &&
@@ -153,6 +154,19 @@ static void test_uring(struct mcast *mc)
 	   "send_init_nodes sets MCAST_SEND_NODES and the list");
 	is_int(mcast_send_init(&s, 3, &v, MCAST_MAX_IOV + 1, 0), -EINVAL,
 	       "send_init: too many iovecs: -EINVAL");
+	is_int(mcast_send_set_wait(&s, NULL, 4, 0), -EINVAL,
+	       "send_set_wait: room without a failed array: -EINVAL");
+	is_int(mcast_send_set_wait(&s, failed, 4, 250), 0, "send_set_wait");
+	ok((s.flags & MCAST_SEND_WAIT) && s.failed == (uintptr_t)failed &&
+	   s.nfailed == 4 && s.timeout_ms == 250,
+	   "send_set_wait sets MCAST_SEND_WAIT, failed, room and timeout");
+	nfailed = 4;
+	is_int(mcast_send_wait(mc, 0, NULL, 0, "x", 1, 0, 0, failed, &nfailed),
+	       -EINVAL, "send_wait to group 0 without nodes: -EINVAL");
+	is_int(mcast_send_wait(mc, 0, nodes, 0, "x", 1, 0, 0, failed, &nfailed),
+	       -EINVAL, "send_wait to an empty node list: -EINVAL");
+	is_int(mcast_send_wait(NULL, 3, NULL, 0, "x", 1, 0, 0, failed, &nfailed),
+	       -EINVAL, "send_wait without a handle: -EINVAL");
 
 	memset(&sqe, 0xa5, sizeof(sqe));
 	sqe.user_data = 0x1234;

@@ -180,6 +180,7 @@ void cmd_node_usage(FILE *f)
 {
 	fputs("usage: mcastctl node show [-j]\n"
 	      "       mcastctl node set [topology torus:K[xK...][:uni|:bi]] [coord C]\n"
+	      "                         [port P] [rto MS] [retries N]\n"
 	      "\n"
 	      "show: this node's topology, coordinate and id.\n"
 	      "set: configure them (the topology and the coordinate together the\n"
@@ -215,6 +216,14 @@ static int node_show(int argc, char **argv)
 			json_coord(&o.j, &node.t, node.id);
 			json_key(&o.j, "topology");
 			json_topology(&o.j, &node.t);
+			if (node.transport[0])
+				json_key_str(&o.j, "transport", node.transport);
+			if (node.port)
+				json_key_uint(&o.j, "port", node.port);
+			if (node.rto_ms)
+				json_key_uint(&o.j, "rto_ms", node.rto_ms);
+			if (node.retries)
+				json_key_uint(&o.j, "retries", node.retries);
 		}
 		json_obj_end(&o.j);
 		return jout_end(&o, what, 0);
@@ -227,13 +236,19 @@ static int node_show(int argc, char **argv)
 	printf("coordinate   %s\n", format_coord(&node.t, node.id, true, buf));
 	printf("topology     %s, %u nodes\n", ctl_topology_str(&node.t, topo),
 	       node.t.nodes);
+	if (node.port)
+		printf("transport    %s, port %u, rto %u ms, %u retries\n",
+		       node.transport[0] ? node.transport : "?", node.port,
+		       node.rto_ms, node.retries);
 	return MCASTCTL_OK;
 }
 
 static int node_set(int argc, char **argv)
 {
 	const char *what = "node set";
-	const char *topo_s = NULL, *coord_s = NULL;
+	const char *topo_s = NULL, *coord_s = NULL, *port_s = NULL;
+	const char *rto_s = NULL, *retries_s = NULL;
+	u32 port = 0, rto = 0, retries = 0;
 	char err_s[PARSE_ERR_MAX];
 	struct ctl_node node;
 	struct mc_torus t;
@@ -251,8 +266,14 @@ static int node_set(int argc, char **argv)
 			slot = &topo_s;
 		else if (!strcmp(argv[i], "coord"))
 			slot = &coord_s;
+		else if (!strcmp(argv[i], "port"))
+			slot = &port_s;
+		else if (!strcmp(argv[i], "rto"))
+			slot = &rto_s;
+		else if (!strcmp(argv[i], "retries"))
+			slot = &retries_s;
 		else
-			return usage_err(what, "unknown keyword \"%.64s\" (topology, coord)",
+			return usage_err(what, "unknown keyword \"%.64s\" (topology, coord, port, rto, retries)",
 					 argv[i]);
 		if (i + 1 >= argc)
 			return usage_err(what, "%s needs a value", argv[i]);
@@ -260,8 +281,14 @@ static int node_set(int argc, char **argv)
 			return usage_err(what, "%s given twice", argv[i]);
 		*slot = argv[i + 1];
 	}
-	if (!topo_s && !coord_s)
-		return usage_err(what, "nothing to set: topology T and/or coord C");
+	if (!topo_s && !coord_s && !port_s && !rto_s && !retries_s)
+		return usage_err(what, "nothing to set: topology T, coord C, port P, rto MS, retries N");
+	if (port_s && (parse_u32(port_s, 65535, &port) || !port))
+		return input_err(what, "port: expected 1 to 65535");
+	if (rto_s && (parse_u32(rto_s, 60000, &rto) || !rto))
+		return input_err(what, "rto: expected 1 to 60000 (ms)");
+	if (retries_s && (parse_u32(retries_s, 1000, &retries) || !retries))
+		return input_err(what, "retries: expected 1 to 1000");
 	if (topo_s && parse_topology(topo_s, &t, err_s))
 		return input_err(what, "%s", err_s);
 	if (topo_s && coord_s && parse_coord(&t, coord_s, &id, err_s))
@@ -299,7 +326,10 @@ static int node_set(int argc, char **argv)
 	    nla_put_u8(msg, MCAST_NODE_A_LINKS, t.links == MC_LINKS_BI ?
 		       MCAST_LINKS_BI : MCAST_LINKS_UNI) ||
 	    nla_put(msg, MCAST_NODE_A_DIMS, t.n * sizeof(u16), dims) ||
-	    nla_put(msg, MCAST_NODE_A_COORD, t.n * sizeof(u16), sigma)) {
+	    nla_put(msg, MCAST_NODE_A_COORD, t.n * sizeof(u16), sigma) ||
+	    (port_s && nla_put_u16(msg, MCAST_NODE_A_PORT, port)) ||
+	    (rto_s && nla_put_u32(msg, MCAST_NODE_A_RTO_MS, rto)) ||
+	    (retries_s && nla_put_u32(msg, MCAST_NODE_A_RETRIES, retries))) {
 		nlmsg_free(msg);
 		ctl_nl_close(&nl);
 		return nomem(what);
@@ -905,7 +935,17 @@ static const struct {
 	{ MCAST_STATS_A_RX_MSGS, "rx_msgs" },
 	{ MCAST_STATS_A_RX_BYTES, "rx_bytes" },
 	{ MCAST_STATS_A_RX_DROPS, "rx_drops" },
+	/* the data path's, printed when the kernel reports them */
+	{ MCAST_STATS_A_FWD_MSGS, "fwd_msgs" },
+	{ MCAST_STATS_A_TX_PACKETS, "tx_packets" },
+	{ MCAST_STATS_A_RX_PACKETS, "rx_packets" },
+	{ MCAST_STATS_A_RETRANS, "retrans" },
+	{ MCAST_STATS_A_DUPS, "dups" },
+	{ MCAST_STATS_A_PEER_FAILS, "peer_fails" },
+	{ MCAST_STATS_A_UNREACHED, "unreached" },
 };
+
+#define STAT_KEYS_ALWAYS 5	/* the first ones: present in every reply */
 
 static int stats_reply(int cmd, struct nlattr **tb, void *arg)
 {
@@ -932,8 +972,9 @@ static int stats_reply(int cmd, struct nlattr **tb, void *arg)
 		for (i = 0; i < sizeof(stat_keys) / sizeof(stat_keys[0]); i++) {
 			struct nlattr *a = st[stat_keys[i].attr];
 
-			json_key_uint(c->j, stat_keys[i].key,
-				      a ? nla_get_u64(a) : 0);
+			if (a || i < STAT_KEYS_ALWAYS)
+				json_key_uint(c->j, stat_keys[i].key,
+					      a ? nla_get_u64(a) : 0);
 		}
 		json_key_uint(c->j, "files", files);
 		json_obj_end(c->j);
@@ -946,8 +987,9 @@ static int stats_reply(int cmd, struct nlattr **tb, void *arg)
 	for (i = 0; i < sizeof(stat_keys) / sizeof(stat_keys[0]); i++) {
 		struct nlattr *a = st[stat_keys[i].attr];
 
-		printf(" %s %llu", stat_keys[i].key,
-		       (unsigned long long)(a ? nla_get_u64(a) : 0));
+		if (a || i < STAT_KEYS_ALWAYS)
+			printf(" %s %llu", stat_keys[i].key,
+			       (unsigned long long)(a ? nla_get_u64(a) : 0));
 	}
 	printf(" files %u\n", files);
 	return 0;

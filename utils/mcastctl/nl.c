@@ -259,6 +259,15 @@ int ctl_parse_node(struct nlattr *nest, struct ctl_node *node)
 			  MC_LINKS_BI : MC_LINKS_UNI, NULL))
 		return -EINVAL;
 	node->id = nla_get_u32(tb[MCAST_NODE_A_ID]);
+	if (tb[MCAST_NODE_A_PORT])
+		node->port = nla_get_u16(tb[MCAST_NODE_A_PORT]);
+	if (tb[MCAST_NODE_A_RTO_MS])
+		node->rto_ms = nla_get_u32(tb[MCAST_NODE_A_RTO_MS]);
+	if (tb[MCAST_NODE_A_RETRIES])
+		node->retries = nla_get_u32(tb[MCAST_NODE_A_RETRIES]);
+	if (tb[MCAST_NODE_A_TRANSPORT])
+		nla_strlcpy(node->transport, tb[MCAST_NODE_A_TRANSPORT],
+			    sizeof(node->transport));
 	node->configured = true;
 	return 0;
 }

@@ -54,6 +54,10 @@ struct ctl_node {
 	struct mc_torus t;
 	u32 id;
 	u16 coord[MC_MAX_DIMS];		/* coord[i]: sigma_i */
+	u16 port;			/* transport: 0 if not reported */
+	u32 rto_ms;
+	u32 retries;
+	char transport[16];
 };
 
 int ctl_node_get(struct ctl_nl *nl, struct ctl_node *node);

@@ -52,6 +52,8 @@ enum mcast_links {
 /* mcast_info.caps */
 #define MCAST_CAP_LOCAL		(1u << 0)	/* delivers to local members */
 #define MCAST_CAP_URING		(1u << 1)	/* io_uring send/receive */
+#define MCAST_CAP_NET		(1u << 2)	/* to other nodes (U-torus) */
+#define MCAST_CAP_WAIT		(1u << 3)	/* MCAST_SEND_WAIT */
 
 struct mcast_info {
 	__u32 size;		/* in: sizeof(struct mcast_info) */
@@ -86,6 +88,7 @@ struct mcast_group_req {
 /* mcast_send.flags */
 #define MCAST_SEND_NODES	(1u << 0)	/* to nodes[], not to a group */
 #define MCAST_SEND_LOOPBACK	(1u << 1)	/* the sending file gets it too */
+#define MCAST_SEND_WAIT		(1u << 2)	/* completion mode, see below */
 
 struct mcast_iov {
 	__u64 base;		/* user pointer */
@@ -105,6 +108,26 @@ struct mcast_iov {
  *   node without topology gives -ENOTCONN.  If this node is in the list,
  *   every open file of this node gets the message (group MCAST_NO_GROUP).
  * Either way the sending file itself gets it only with MCAST_SEND_LOOPBACK.
+ *
+ * Completion mode (MCAST_SEND_WAIT): the send returns (or its io_uring
+ * completion arrives) only when every destination node has acknowledged
+ * the message end to end, or has been given up on.  The ids of the nodes
+ * that could not be reached are written to failed[] (room for nfailed in;
+ * nfailed out is how many there were, even beyond the room); the ioctl
+ * returns 0 if all were reached, -EHOSTUNREACH if some were not.
+ * timeout_ms bounds the wait (0: the node's default, 30 s); past it the
+ * unacknowledged nodes count as failed.  Without MCAST_SEND_WAIT, failed,
+ * nfailed and timeout_ms must be 0.  A signal ends the wait with -EINTR
+ * (the message is sent: seq is set, the failures known so far are listed).
+ *
+ * The network: the message goes down a U-torus tree over the R-chain of the
+ * group's member nodes (plus this node when it is not a member) or of the
+ * node list, rotated to this node; each node delivers to its files and
+ * forwards its part in the kernel.  A node has at most 64 messages (16 MiB)
+ * in flight; a send beyond that waits for room (interruptibly), or gives
+ * -EAGAIN on an O_NONBLOCK file.  Nodes without a peer entry, and peers
+ * that stop answering, are reported (failed[], MCAST_CMD_ERROR and
+ * MCAST_CMD_PEER_DOWN events); the rest of the tree still gets the message.
  */
 struct mcast_send {
 	__u32 size;		/* sizeof(struct mcast_send) */
@@ -116,7 +139,9 @@ struct mcast_send {
 	__u32 nnodes;
 	__u32 reserved0;
 	__u64 seq;		/* out: sequence number given to the message */
-	__u64 reserved[2];
+	__u64 failed;		/* MCAST_SEND_WAIT: user pointer to __u32[] */
+	__u32 nfailed;		/* in: room in failed; out: nodes not reached */
+	__u32 timeout_ms;	/* MCAST_SEND_WAIT: 0 for the default */
 };
 
 /* mcast_recv.flags, in */
@@ -155,7 +180,11 @@ struct mcast_recv {
 	__u32 dropped;		/* out: messages this file lost to overflow
 				 * since its previous receive
 				 */
-	__u32 reserved[5];
+	__u32 step;		/* out: U-torus step in which this node got
+				 * it (0 at the source)
+				 */
+	__u32 from_node;	/* out: the node that sent it to this one */
+	__u32 reserved[3];
 };
 
 #define MCAST_IOC_INFO		_IOWR(MCAST_IOC_MAGIC, 0x00, struct mcast_info)
@@ -237,6 +266,9 @@ enum mcast_cmd {
 	MCAST_CMD_MEMBER_LEAVE,	/* notification: a local file left */
 	MCAST_CMD_OVERFLOW,	/* notification: a receive queue dropped */
 	MCAST_CMD_ERROR,	/* notification: an error on the data path */
+	MCAST_CMD_PEER_DOWN,	/* notification: a peer stopped answering;
+				 * its part of a tree was taken over
+				 */
 
 	__MCAST_CMD_MAX,
 	MCAST_CMD_MAX = __MCAST_CMD_MAX - 1
@@ -262,6 +294,12 @@ enum mcast_node_attr {
 	MCAST_NODE_A_DIMS,	/* binary: __u16[ndims], dims[i] radix of sigma_i */
 	MCAST_NODE_A_COORD,	/* binary: __u16[ndims] */
 	MCAST_NODE_A_ID,	/* u32, read-only */
+	MCAST_NODE_A_PORT,	/* u16: this node's UDP port (default 7447) */
+	MCAST_NODE_A_TRANSPORT,	/* string, read-only: "udp" */
+	MCAST_NODE_A_RTO_MS,	/* u32: first retransmission timeout */
+	MCAST_NODE_A_RETRIES,	/* u32: retransmissions before a peer is
+				 * declared unreachable
+				 */
 
 	__MCAST_NODE_A_MAX,
 	MCAST_NODE_A_MAX = __MCAST_NODE_A_MAX - 1
@@ -302,6 +340,13 @@ enum mcast_stats_attr {
 	MCAST_STATS_A_RX_DROPS,		/* u64: lost to full receive queues */
 	MCAST_STATS_A_FILES,		/* u32: open files */
 	MCAST_STATS_A_PAD,
+	MCAST_STATS_A_FWD_MSGS,		/* u64: messages forwarded in the kernel */
+	MCAST_STATS_A_TX_PACKETS,	/* u64: datagrams sent (data and acks) */
+	MCAST_STATS_A_RX_PACKETS,	/* u64 */
+	MCAST_STATS_A_RETRANS,		/* u64: datagrams sent again */
+	MCAST_STATS_A_DUPS,		/* u64: duplicates suppressed */
+	MCAST_STATS_A_PEER_FAILS,	/* u64: peers given up on */
+	MCAST_STATS_A_UNREACHED,	/* u64: destinations reported failed */
 
 	__MCAST_STATS_A_MAX,
 	MCAST_STATS_A_MAX = __MCAST_STATS_A_MAX - 1
@@ -316,6 +361,9 @@ enum mcast_event_attr {
 	MCAST_EVENT_A_DROPS,	/* u32: messages dropped */
 	MCAST_EVENT_A_ERRNO,	/* u32: positive errno */
 	MCAST_EVENT_A_MSG,	/* string */
+	MCAST_EVENT_A_NODE,	/* u32: the node concerned (PEER_DOWN) */
+	MCAST_EVENT_A_SEQ,	/* u64: the message concerned */
+	MCAST_EVENT_A_PAD,
 
 	__MCAST_EVENT_A_MAX,
 	MCAST_EVENT_A_MAX = __MCAST_EVENT_A_MAX - 1

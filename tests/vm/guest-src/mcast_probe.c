@@ -5,7 +5,8 @@
  * /dev/mcast ioctls.
  *
  *   mcast_probe family                      family id and "events" group
- *   mcast_probe node-set DIMS COORD [bi]    DIMS k0,k1.. COORD c0,c1..
+ *   mcast_probe node-set DIMS COORD [bi|LINKS] [port=P] [rto=MS] [retries=N]
+ *                                           DIMS k0,k1.. COORD c0,c1..
  *                                           (index order: [i] is sigma_i)
  *   mcast_probe node-get
  *   mcast_probe peer-new ID|c:COORD IPV4|IPV6 PORT
@@ -31,6 +32,10 @@
  *   mcast_probe stress GROUP SECS
  *   mcast_probe hold GROUP                  open, join, queue, leave a
  *                                           private netns with files open
+ *   mcast_probe watch MS                    print PEER_DOWN/ERROR events
+ *   mcast_probe rx GROUP IDLE_MS [EXPECT]   receive and check test messages
+ *   mcast_probe tx g:GROUP|n:LIST SIZES [wait[=MS]] [loop] [count=N] [gap=MS]
+ *                                           send test messages
  *
  * A netlink command prints its reply and exits 0, or prints
  * "error ENAME: extack message" and exits 1.
@@ -108,6 +113,9 @@ static const char *ename(int e)
 	case ENOMEM: return "ENOMEM";
 	case EOPNOTSUPP: return "EOPNOTSUPP";
 	case ENODEV: return "ENODEV";
+	case EHOSTUNREACH: return "EHOSTUNREACH";
+	case ENOBUFS: return "ENOBUFS";
+	case EINTR: return "EINTR";
 	}
 	snprintf(buf, sizeof(buf), "E%d", e);
 	return buf;
@@ -531,6 +539,15 @@ static void print_cb(const struct genlmsghdr *g, const void *attrs, int len,
 		       (unsigned long long)get_u64(t[MCAST_STATS_A_RX_BYTES]),
 		       (unsigned long long)get_u64(t[MCAST_STATS_A_RX_DROPS]),
 		       get_u32(t[MCAST_STATS_A_FILES]));
+		if (t[MCAST_STATS_A_FWD_MSGS])
+			printf("netstats fwd_msgs=%llu tx_packets=%llu rx_packets=%llu retrans=%llu dups=%llu peer_fails=%llu unreached=%llu\n",
+			       (unsigned long long)get_u64(t[MCAST_STATS_A_FWD_MSGS]),
+			       (unsigned long long)get_u64(t[MCAST_STATS_A_TX_PACKETS]),
+			       (unsigned long long)get_u64(t[MCAST_STATS_A_RX_PACKETS]),
+			       (unsigned long long)get_u64(t[MCAST_STATS_A_RETRANS]),
+			       (unsigned long long)get_u64(t[MCAST_STATS_A_DUPS]),
+			       (unsigned long long)get_u64(t[MCAST_STATS_A_PEER_FAILS]),
+			       (unsigned long long)get_u64(t[MCAST_STATS_A_UNREACHED]));
 	}
 }
 
@@ -675,9 +692,21 @@ static int cmd_netlink(struct nl *nl, int argc, char **argv)
 		msg_init(&req, nl->family, 0, MCAST_CMD_NODE_SET);
 		nest = nest_start(&req, MCAST_A_NODE);
 		put_u8(&req, MCAST_NODE_A_KIND, MCAST_TOPO_TORUS);
-		if (argc >= 4)
-			put_u8(&req, MCAST_NODE_A_LINKS, !strcmp(argv[3], "bi") ?
-			       MCAST_LINKS_BI : strtoul(argv[3], NULL, 0));
+		for (n = 3; n < argc; n++) {
+			if (!strncmp(argv[n], "port=", 5))
+				put_u16(&req, MCAST_NODE_A_PORT,
+					strtoul(argv[n] + 5, NULL, 0));
+			else if (!strncmp(argv[n], "rto=", 4))
+				put_u32(&req, MCAST_NODE_A_RTO_MS,
+					strtoul(argv[n] + 4, NULL, 0));
+			else if (!strncmp(argv[n], "retries=", 8))
+				put_u32(&req, MCAST_NODE_A_RETRIES,
+					strtoul(argv[n] + 8, NULL, 0));
+			else
+				put_u8(&req, MCAST_NODE_A_LINKS,
+				       !strcmp(argv[n], "bi") ? MCAST_LINKS_BI :
+				       strtoul(argv[n], NULL, 0));
+		}
 		n = parse_u16s(argv[1], v, MCAST_MAX_DIMS + 2);
 		put_attr(&req, MCAST_NODE_A_DIMS, v, n * 2);
 		n = parse_u16s(argv[2], v, MCAST_MAX_DIMS + 2);
@@ -976,9 +1005,12 @@ static int cmd_ioctl_errors(uint32_t group)
 	EXPECT(xioctl(fd, MCAST_IOC_SEND, &s), EINVAL,
 	       "SEND with non-zero reserved0 gives EINVAL");
 	s = (struct mcast_send){ .size = sizeof(s), .group = group };
-	s.reserved[1] = 5;
+	s.nfailed = 5;
 	EXPECT(xioctl(fd, MCAST_IOC_SEND, &s), EINVAL,
-	       "SEND with non-zero reserved[] gives EINVAL");
+	       "SEND with nfailed but without MCAST_SEND_WAIT gives EINVAL");
+	s = (struct mcast_send){ .size = sizeof(s), .group = group, .timeout_ms = 5 };
+	EXPECT(xioctl(fd, MCAST_IOC_SEND, &s), EINVAL,
+	       "SEND with timeout_ms but without MCAST_SEND_WAIT gives EINVAL");
 	s = (struct mcast_send){ .size = sizeof(s) - 8, .group = group };
 	EXPECT(xioctl(fd, MCAST_IOC_SEND, &s), EINVAL,
 	       "SEND with a truncated struct gives EINVAL");
@@ -1019,7 +1051,7 @@ static int cmd_ioctl_errors(uint32_t group)
 	EXPECT(xioctl(fd2, MCAST_IOC_RECV, &rv), EINVAL,
 	       "RECV with unknown flags gives EINVAL");
 	rv = (struct mcast_recv){ .size = sizeof(rv), .flags = MCAST_RECV_DONTWAIT };
-	rv.reserved[4] = 1;
+	rv.reserved[2] = 1;
 	EXPECT(xioctl(fd2, MCAST_IOC_RECV, &rv), EINVAL,
 	       "RECV with a non-zero reserved field gives EINVAL");
 	rv = (struct mcast_recv){ .size = 4, .flags = MCAST_RECV_DONTWAIT };
@@ -1674,6 +1706,193 @@ static int cmd_hold(uint32_t group, int secs)
 	return failures ? 1 : 0;
 }
 
+/* ------------------------------------------------- network data path */
+
+/* The payload of a test message: a function of its source and length. */
+static unsigned char pat(uint32_t src, uint32_t len, uint32_t i)
+{
+	return (i * 131u + src * 17u + len * 7u) % 251u;
+}
+
+static uint32_t my_node(int fd)
+{
+	struct mcast_info info = { .size = sizeof(info) };
+
+	xioctl(fd, MCAST_IOC_INFO, &info);
+	return info.node_id;
+}
+
+/*
+ * rx GROUP[,GROUP..] IDLE_MS [EXPECT]: join the groups (0: none, node
+ * lists reach every file), print "ready", then one line per message until IDLE_MS pass
+ * without one (200 ms once EXPECT messages came).
+ */
+static int cmd_rx(const char *groups, int idle_ms, int expect)
+{
+	static unsigned char buf[MCAST_MAX_MSG];
+	int fd = mc_open(), n, bad = 0, total = 0, ng, k;
+	uint32_t i, group[64];
+	struct mcast_recv r;
+	struct pollfd p;
+
+	ng = parse_list(groups, group, 64);
+	for (k = 0; k < ng; k++)
+		if (group[k] && mc_group(fd, MCAST_IOC_JOIN, group[k]))
+			die("join %u: %s", group[k], strerror(errno));
+	printf("ready node=%u pid=%d\n", my_node(fd), (int)getpid());
+	for (;;) {
+		p = (struct pollfd){ .fd = fd, .events = POLLIN };
+		if (poll(&p, 1, expect >= 0 && total >= expect ? 200 :
+			 idle_ms) <= 0)
+			break;
+		n = mc_recv(fd, MCAST_RECV_DONTWAIT, buf, sizeof(buf), &r);
+		if (n == -EAGAIN)
+			continue;
+		if (n < 0)
+			die("recv: %s", strerror(-n));
+		for (i = 0; i < r.len && buf[i] == pat(r.src_node, r.len, i); i++)
+			;
+		bad += i != r.len;
+		total++;
+		printf("msg src=%u seq=%llu len=%u group=%u step=%u from=%u ok=%d dropped=%u\n",
+		       r.src_node, (unsigned long long)r.seq, r.len, r.group,
+		       r.step, r.from_node, i == r.len, r.dropped);
+	}
+	printf("total %d bad %d\n", total, bad);
+	return 0;
+}
+
+/*
+ * tx g:GROUP|n:ID,ID.. SIZE[,SIZE..] [wait[=MS]] [loop] [count=N]
+ *    [gap=MS]: send each size (N times), one line per send.
+ */
+static int cmd_tx(int argc, char **argv)
+{
+	static unsigned char buf[MCAST_MAX_MSG];
+	static uint32_t nodes[4096], failed[4096], sizes[64];
+	int fd = mc_open(), nsizes, nnodes = 0, i, k, count = 1, gap = 0, rc = 0;
+	uint32_t group = 0, flags = 0, timeout = 0, self = my_node(fd), j;
+	struct mcast_recv rv;
+	struct mcast_iov iov;
+	struct mcast_send s;
+
+	if (!strncmp(argv[0], "g:", 2))
+		group = strtoul(argv[0] + 2, NULL, 0);
+	else if (!strncmp(argv[0], "n:", 2))
+		nnodes = parse_list(argv[0] + 2, nodes, 4096);
+	else
+		die("tx: target g:GROUP or n:LIST");
+	nsizes = parse_list(argv[1], sizes, 64);
+	for (i = 2; i < argc; i++) {
+		if (!strncmp(argv[i], "wait", 4)) {
+			flags |= MCAST_SEND_WAIT;
+			if (argv[i][4] == '=')
+				timeout = strtoul(argv[i] + 5, NULL, 0);
+		} else if (!strcmp(argv[i], "loop")) {
+			flags |= MCAST_SEND_LOOPBACK;
+		} else if (!strncmp(argv[i], "count=", 6)) {
+			count = atoi(argv[i] + 6);
+		} else if (!strncmp(argv[i], "gap=", 4)) {
+			gap = atoi(argv[i] + 4);
+		} else {
+			die("tx: bad option %s", argv[i]);
+		}
+	}
+	if (!group)
+		flags |= MCAST_SEND_NODES;
+	for (k = 0; k < count; k++) {
+		for (i = 0; i < nsizes; i++) {
+			int err;
+
+			for (j = 0; j < sizes[i]; j++)
+				buf[j] = pat(self, sizes[i], j);
+			iov = (struct mcast_iov){ (uintptr_t)buf, sizes[i] };
+			s = (struct mcast_send){
+				.size = sizeof(s), .flags = flags, .group = group,
+				.iov = (uintptr_t)&iov, .niov = 1,
+				.nodes = group ? 0 : (uintptr_t)nodes,
+				.nnodes = group ? 0 : nnodes,
+			};
+			if (flags & MCAST_SEND_WAIT) {
+				s.failed = (uintptr_t)failed;
+				s.nfailed = 4096;
+				s.timeout_ms = timeout;
+			}
+			err = xioctl(fd, MCAST_IOC_SEND, &s);
+			printf("sent seq=%llu len=%u rc=%s", (unsigned long long)s.seq,
+			       sizes[i], err ? ename(err) : "0");
+			if (flags & MCAST_SEND_WAIT) {
+				printf(" nfailed=%u failed=", s.nfailed);
+				for (j = 0; j < s.nfailed && j < 4096; j++)
+					printf("%s%u", j ? "," : "", failed[j]);
+			}
+			printf("\n");
+			if (err && err != EHOSTUNREACH)
+				rc = 1;
+			if (gap)
+				usleep(gap * 1000);
+		}
+	}
+	/* The sending file never gets its own message without loopback. */
+	while (mc_recv(fd, MCAST_RECV_DONTWAIT, buf, sizeof(buf), &rv) >= 0)
+		printf("self-received seq=%llu%s\n", (unsigned long long)rv.seq,
+		       flags & MCAST_SEND_LOOPBACK ? " (loopback)" : "");
+	return rc;
+}
+
+/* watch MS: print the data path's events (PEER_DOWN, ERROR) for MS ms. */
+static int cmd_watch(int ms)
+{
+	static char rbuf[1 << 17];
+	struct pollfd p;
+	struct nl nl;
+	struct timespec t0, t;
+	int left = ms;
+
+	nl_setup(&nl);
+	nl_subscribe(&nl);
+	printf("watching\n");
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (left > 0) {
+		ssize_t len;
+		struct nlmsghdr *h;
+
+		p = (struct pollfd){ .fd = nl.fd, .events = POLLIN };
+		if (poll(&p, 1, left) > 0) {
+			len = recv(nl.fd, rbuf, sizeof(rbuf), MSG_DONTWAIT);
+			for (h = (struct nlmsghdr *)rbuf; len > 0 && NLMSG_OK(h, len);
+			     h = NLMSG_NEXT(h, len)) {
+				const struct genlmsghdr *g = NLMSG_DATA(h);
+				const struct nlattr *tb[MCAST_A_MAX + 1];
+				const struct nlattr *et[MCAST_EVENT_A_MAX + 1];
+
+				if (h->nlmsg_type != nl.family ||
+				    (g->cmd != MCAST_CMD_PEER_DOWN &&
+				     g->cmd != MCAST_CMD_ERROR))
+					continue;
+				parse_attrs((const char *)g + GENL_HDRLEN,
+					    h->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN,
+					    tb, MCAST_A_MAX);
+				if (!tb[MCAST_A_EVENT])
+					continue;
+				parse_attrs(nla_data(tb[MCAST_A_EVENT]),
+					    nla_dlen(tb[MCAST_A_EVENT]), et,
+					    MCAST_EVENT_A_MAX);
+				printf("event %s node=%u group=%u seq=%llu errno=%u\n",
+				       g->cmd == MCAST_CMD_PEER_DOWN ? "peer-down" : "error",
+				       et[MCAST_EVENT_A_NODE] ? get_u32(et[MCAST_EVENT_A_NODE]) : ~0u,
+				       et[MCAST_EVENT_A_GROUP] ? get_u32(et[MCAST_EVENT_A_GROUP]) : 0,
+				       et[MCAST_EVENT_A_SEQ] ? (unsigned long long)get_u64(et[MCAST_EVENT_A_SEQ]) : 0ull,
+				       et[MCAST_EVENT_A_ERRNO] ? get_u32(et[MCAST_EVENT_A_ERRNO]) : 0);
+			}
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		left = ms - (int)((t.tv_sec - t0.tv_sec) * 1000 +
+				  (t.tv_nsec - t0.tv_nsec) / 1000000);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct nl nl;
@@ -1691,6 +1910,13 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "info"))
 		return cmd_info();
+	if (!strcmp(argv[1], "watch") && argc >= 3)
+		return cmd_watch(atoi(argv[2]));
+	if (!strcmp(argv[1], "rx") && argc >= 4)
+		return cmd_rx(argv[2], atoi(argv[3]),
+			      argc >= 5 ? atoi(argv[4]) : -1);
+	if (!strcmp(argv[1], "tx") && argc >= 4)
+		return cmd_tx(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "ioctl-errors") && argc >= 3)
 		return cmd_ioctl_errors(strtoul(argv[2], NULL, 0));
 	if (!strcmp(argv[1], "deliver") && argc >= 4)

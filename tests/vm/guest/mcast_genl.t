@@ -110,7 +110,7 @@ run_ok "NODE_SET 4x4 unidirectional at (1,2)" mcast_probe node-set 4,4 1,2
 expect_out "NODE_GET round trip" "node kind=1 links=0 dims=4,4 coord=1,2 id=9" \
 	node-get
 expect_out "mcast_info agrees" \
-	"abi=1 caps=0x3 node=9 kind=1 links=0 ndims=2 dims=4,4 coord=1,2 rxq_limit=256 max_msg=4194304" \
+	"abi=1 caps=0xf node=9 kind=1 links=0 ndims=2 dims=4,4 coord=1,2 rxq_limit=256 max_msg=4194304" \
 	info
 _out=$(mcast_probe node-set 4,4 1,9)
 case $_out in
@@ -192,8 +192,9 @@ expect_err "NODE_SET changing the topology while groups exist: EBUSY" EBUSY \
 	node-set 4,4 1,2 bi
 
 # Statistics.
-expect_out "node statistics" \
-	"stats tx_msgs=0 tx_bytes=0 rx_msgs=0 rx_bytes=0 rx_drops=0 files=0" stats
+expect_out "node statistics (with the network data path's)" \
+	"stats tx_msgs=0 tx_bytes=0 rx_msgs=0 rx_bytes=0 rx_drops=0 files=0
+netstats fwd_msgs=0 tx_packets=0 rx_packets=0 retrans=0 dups=0 peer_fails=0 unreached=0" stats
 expect_out "group statistics" \
 	"stats group=7 tx_msgs=0 tx_bytes=0 rx_msgs=0 rx_bytes=0 rx_drops=0 files=0" \
 	stats 7

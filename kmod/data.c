@@ -1,0 +1,1219 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The network data path: U-torus trees (seed 000 Fig 4.9) over a transport
+ * without intermediate reception, with per-hop reliability, FIFO delivery
+ * per (sender, group), completion and failure takeover.
+ *
+ * A send plans over its R-chain: the group's members sorted by <_d (plus
+ * the sender if it is not a member), rotated to the sender.  Every transfer
+ * (one hop of the tree) carries the receiver's piece of the chain as an
+ * explicit list of node ids, receiver first, so a message is self-contained:
+ * a receiver runs mc_sender_next() over the list it got and needs no group
+ * state, and a membership change during a send cannot make two nodes
+ * disagree on the pieces (seed 000 Sec 6.5, "in the header").  Each list
+ * entry also carries, for that destination, the sequence number of the
+ * previous message of the same stream (sender, group) sent to it: the
+ * receiver delivers in that order, so FIFO holds per (sender, group) and
+ * a node never waits for a message that was not addressed to it.
+ *
+ * Wire format (UDP payload, big endian): struct mcw_hdr, then for DATA a
+ * fragment of the transfer payload "piece entries (be32 node, be64 prev),
+ * then the message"; for DONE the ids of the nodes that could not be
+ * reached.  A transfer is named by its sender's id and the sender's
+ * transfer id (xid).
+ *
+ * Reliability, per hop: the receiver acknowledges every DATA fragment
+ * (with the count of contiguous fragments it holds); the sender keeps at
+ * most MCAST_PEER_TXS transfers per peer sending data (the rest queue;
+ * a transfer leaves the window once all its data is acknowledged, so
+ * waiting for DONE holds no slot and trees cannot deadlock on each other)
+ * and at most MCAST_WIN fragments unacknowledged per transfer and retransmits on a timeout
+ * that doubles up to MCAST_RTO_MAX_MS.  Once it has the whole transfer,
+ * the receiver delivers locally, forwards its piece from this work item
+ * and, when every child transfer has finished, sends DONE with the
+ * failures of its subtree; the parent keeps probing (resending the last
+ * fragment, answered by ACK while busy or DONE when finished) until then.
+ * After mn->retries timeouts without an answer the child is declared
+ * down (PEER_DOWN event), listed as failed, and its parent takes over the
+ * child's piece minus the child: U-torus again over (parent, rest of the
+ * piece).  A destination without a configured address is failed at once
+ * (ERROR event) and its piece taken over the same way.  Nodes that already
+ * got the message from the dead child suppress the duplicate.
+ *
+ * Fragments are reassembled before forwarding (simple, and a forwarder
+ * never relays a message it does not hold whole).  Memory is bounded:
+ * MCAST_RX_MEM_MAX bytes of reassembly per node and MCAST_RX_PER_PEER
+ * transfers per parent; past them a fragment is not acknowledged, so the
+ * parent retransmits later (back-pressure, never silent loss); the
+ * receiver answers such a fragment with a BUSY ack, so the parent does
+ * not take a busy child for a dead one.  A sender
+ * has at most MCAST_INFLIGHT_MAX messages (MCAST_INFLIGHT_BYTES) in
+ * flight and blocks (interruptibly) for room.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bitmap.h>
+#include <linux/completion.h>
+#include <linux/jiffies.h>
+#include <linux/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+
+#include "mcast.h"
+#include "compat.h"
+#include "transport.h"
+#include "chain.h"
+#include "schedule.h"
+
+struct workqueue_struct *mcast_wq;
+
+#define MCW_VERSION	1
+enum { MCW_DATA = 1, MCW_ACK = 2, MCW_DONE = 3 };
+#define MCW_F_TRUNC	0x01	/* DONE: the failure list is cut short */
+#define MCW_F_BUSY	0x02	/* ACK: alive, but no room for it yet */
+
+struct mcw_hdr {
+	u8 version;
+	u8 type;
+	u8 flags;
+	u8 pad;
+	__be32 src;		/* the message's sender */
+	__be32 from;		/* this datagram's sender */
+	__be32 xid;		/* the transfer, as its sender names it */
+	__be64 seq;		/* the message, per sender */
+	__be32 group;
+	__be32 step;		/* DATA: the receiver's U-torus step */
+	__be32 msg_len;		/* DATA: message bytes */
+	__be32 count;		/* DATA: piece entries; DONE: failed nodes */
+	__be32 frag;		/* DATA: this fragment; ACK: the one acked */
+	__be32 cum;		/* ACK: fragments below it all received */
+} __packed;
+
+#define MCW_ENTRY		12	/* be32 node, be64 prev */
+
+#define MCAST_WIN		64	/* unacked fragments per transfer */
+#define MCAST_PEER_TXS		16	/* transfers sending data to one peer */
+#define MCAST_TICK		max(1UL, msecs_to_jiffies(10))
+#define MCAST_IDLE_TICK		msecs_to_jiffies(1000)
+#define MCAST_RTO_MAX_MS	1000
+#define MCAST_RX_MEM_MAX	(64u << 20)
+#define MCAST_RX_PER_PEER	32
+#define MCAST_INFLIGHT_MAX	64
+#define MCAST_INFLIGHT_BYTES	(16u << 20)
+#define MCAST_DONE_KEEP_MS	20000
+#define MCAST_WAIT_DEFAULT_MS	30000
+#define MCAST_GAP_MS		10000
+
+enum mcast_job_state { JOB_RX, JOB_FWD, JOB_DONE };
+
+/* A node's part in one message: the root at the sender, else a receiver. */
+struct mcast_job {
+	struct list_head link;		/* mcast_net.jobs */
+	bool root;
+	bool waiting;			/* root: a sender waits for it */
+	enum mcast_job_state state;
+	u32 src, parent, xid, group, step, nsent;
+	u64 seq;
+	u32 msg_len, count, total, nfrags, nrecv;
+	unsigned long *have;		/* fragments received */
+	u8 *pbuf;			/* received piece entries */
+	struct mcast_msg *msg;
+	u32 *nodes;			/* the piece, this node first */
+	u64 *prevs;
+	struct list_head txs;		/* struct mcast_tx.link */
+	u32 pending;
+	u32 *failed;
+	u32 nfailed, failcap;
+	bool trunc;
+	unsigned long stamp;
+	u64 bytes;
+	struct completion done;
+};
+
+/* One transfer: this node sends @job's message to the head of a piece. */
+struct mcast_tx {
+	struct list_head link;
+	struct mcast_job *job;
+	u32 xid, to, step, len;
+	u32 *nodes;			/* the piece, receiver first */
+	u64 *prevs;
+	u8 *pbuf;			/* the piece as sent */
+	u32 plen, total, nfrags, nacked, next, cum;
+	unsigned long *acked;
+	u32 tries, max_tries;
+	unsigned long rto, deadline;
+	bool queued;			/* waiting for room in the peer's window */
+	bool active;			/* counted in the peer's tx_active */
+};
+
+/* Receive side FIFO state of one stream (sender, group). */
+struct mcast_rstream {
+	u64 last;			/* seq of the last delivered message */
+	struct list_head held;		/* struct mcast_held, by seq */
+	unsigned long since;
+};
+
+struct mcast_held {
+	struct list_head link;
+	struct mcast_msg *msg;
+	u64 prev;
+};
+
+/* Send side: per stream, the last seq sent to each destination. */
+struct mcast_tstream {
+	struct xarray last;
+};
+
+static u32 mcast_frag_size(struct mcast_net *mn)
+{
+	return mn->tp->max_payload - sizeof(struct mcw_hdr);
+}
+
+/*
+ * The node's timer work ticks every MCAST_TICK while transfers or held
+ * messages exist, and every MCAST_IDLE_TICK while only finished jobs wait
+ * to be forgotten.
+ */
+static void mcast_arm(struct mcast_net *mn)
+{
+	if (mn->dying)
+		return;
+	if (mn->slow_tick) {
+		mn->slow_tick = false;
+		mod_delayed_work(mcast_wq, &mn->timer_work, MCAST_TICK);
+		return;
+	}
+	queue_delayed_work(mcast_wq, &mn->timer_work, MCAST_TICK);
+}
+
+static int mcast_xmit(struct mcast_net *mn, u32 to, struct kvec *v,
+		      size_t nv, size_t len)
+{
+	struct mcast_peer *p = xa_load(&mn->peers, to);
+	int err;
+
+	if (!p || !mn->sock)
+		return -ENOENT;
+	err = mn->tp->xmit(mn, p, v, nv, len);
+	if (!err)
+		atomic64_inc(&mn->stats.tx_packets);
+	return err;
+}
+
+static void mcw_init(struct mcw_hdr *h, struct mcast_net *mn, u8 type,
+		     u32 src, u32 xid, u64 seq)
+{
+	memset(h, 0, sizeof(*h));
+	h->version = MCW_VERSION;
+	h->type = type;
+	h->src = cpu_to_be32(src);
+	h->from = cpu_to_be32(mn->node_id);
+	h->xid = cpu_to_be32(xid);
+	h->seq = cpu_to_be64(seq);
+}
+
+/* ---------------------------------------------------------------- jobs */
+
+static int mcast_job_add_failed(struct mcast_job *job, u32 node)
+{
+	u32 *n;
+
+	if (job->nfailed == job->failcap) {
+		u32 cap = max(8U, job->failcap * 2);
+
+		n = krealloc_array(job->failed, cap, sizeof(u32), GFP_KERNEL);
+		if (!n) {
+			job->trunc = true;
+			return -ENOMEM;
+		}
+		job->failed = n;
+		job->failcap = cap;
+	}
+	job->failed[job->nfailed++] = node;
+	return 0;
+}
+
+static void mcast_job_free_data(struct mcast_job *job)
+{
+	kvfree(job->have);
+	job->have = NULL;
+	kvfree(job->pbuf);
+	job->pbuf = NULL;
+	kvfree(job->nodes);
+	job->nodes = NULL;
+	kvfree(job->prevs);
+	job->prevs = NULL;
+	if (job->msg)
+		mcast_msg_put(job->msg);
+	job->msg = NULL;
+}
+
+static void mcast_peer_rx_jobs(struct mcast_net *mn, u32 id, int d)
+{
+	struct mcast_peer *p = xa_load(&mn->peers, id);
+
+	if (p && (d > 0 || p->rx_jobs))
+		p->rx_jobs += d;
+}
+
+static void mcast_job_free(struct mcast_net *mn, struct mcast_job *job)
+{
+	if (!job->root)
+		xa_erase(&mn->rjobs, (unsigned long)job->parent << 32 | job->xid);
+	if (job->state == JOB_RX) {
+		mn->rx_mem -= job->total;
+		mcast_peer_rx_jobs(mn, job->parent, -1);
+	}
+	list_del(&job->link);
+	mcast_job_free_data(job);
+	kfree(job->failed);
+	kfree(job);
+}
+
+/* The transfer leaves its peer's window (all its data is acknowledged). */
+static void mcast_tx_inactive(struct mcast_net *mn, struct mcast_tx *tx)
+{
+	struct mcast_peer *p;
+
+	if (!tx->active)
+		return;
+	tx->active = false;
+	p = xa_load(&mn->peers, tx->to);
+	if (p && p->tx_active)
+		p->tx_active--;
+}
+
+static void mcast_tx_free(struct mcast_net *mn, struct mcast_tx *tx)
+{
+	mcast_tx_inactive(mn, tx);
+	xa_erase(&mn->txs, tx->xid);
+	list_del(&tx->link);
+	kvfree(tx->nodes);
+	kvfree(tx->prevs);
+	kvfree(tx->pbuf);
+	kvfree(tx->acked);
+	kfree(tx);
+}
+
+static void mcast_send_done(struct mcast_net *mn, struct mcast_job *job)
+{
+	u32 room = (mcast_frag_size(mn)) / 4, n = min(job->nfailed, room), i;
+	struct mcw_hdr h;
+	struct kvec v[2];
+	__be32 *ids;
+
+	ids = kmalloc_array(max(n, 1U), 4, GFP_KERNEL);
+	if (!ids)
+		return;		/* the parent's probe asks again */
+	for (i = 0; i < n; i++)
+		ids[i] = cpu_to_be32(job->failed[i]);
+	mcw_init(&h, mn, MCW_DONE, job->src, job->xid, job->seq);
+	h.group = cpu_to_be32(job->group);
+	h.count = cpu_to_be32(job->nfailed);
+	if (n < job->nfailed || job->trunc)
+		h.flags |= MCW_F_TRUNC;
+	v[0] = (struct kvec){ &h, sizeof(h) };
+	v[1] = (struct kvec){ ids, n * 4 };
+	mcast_xmit(mn, job->parent, v, 2, sizeof(h) + n * 4);
+	kfree(ids);
+}
+
+static void mcast_job_complete(struct mcast_net *mn, struct mcast_job *job)
+{
+	job->state = JOB_DONE;
+	job->stamp = jiffies;
+	if (!job->root) {
+		mcast_job_free_data(job);
+		mcast_send_done(mn, job);
+		mcast_arm(mn);
+		return;
+	}
+	mn->inflight--;
+	mn->inflight_bytes -= job->bytes;
+	wake_up_interruptible(&mn->send_wq);
+	if (job->waiting)
+		complete(&job->done);
+	else
+		mcast_job_free(mn, job);
+}
+
+static void mcast_job_check(struct mcast_net *mn, struct mcast_job *job)
+{
+	if (job->state == JOB_FWD && !job->pending)
+		mcast_job_complete(mn, job);
+}
+
+/* ----------------------------------------------------------- transfers */
+
+static void mcast_tx_send_frag(struct mcast_net *mn, struct mcast_tx *tx,
+			       u32 i)
+{
+	struct mcast_job *job = tx->job;
+	u32 fs = mcast_frag_size(mn);
+	u32 off = i * fs, end = min(tx->total, off + fs);
+	struct mcw_hdr h;
+	struct kvec v[3];
+	size_t nv = 1;
+
+	mcw_init(&h, mn, MCW_DATA, job->src, tx->xid, job->seq);
+	h.group = cpu_to_be32(job->group);
+	h.step = cpu_to_be32(tx->step);
+	h.msg_len = cpu_to_be32(job->msg_len);
+	h.count = cpu_to_be32(tx->len);
+	h.frag = cpu_to_be32(i);
+	v[0] = (struct kvec){ &h, sizeof(h) };
+	if (off < tx->plen)
+		v[nv++] = (struct kvec){ tx->pbuf + off,
+					 min(end, tx->plen) - off };
+	if (end > tx->plen) {
+		u32 d0 = max(off, tx->plen) - tx->plen;
+
+		v[nv++] = (struct kvec){ job->msg->data + d0,
+					 end - tx->plen - d0 };
+	}
+	mcast_xmit(mn, tx->to, v, nv, sizeof(h) + end - off);
+}
+
+static void mcast_tx_pump(struct mcast_net *mn, struct mcast_tx *tx)
+{
+	while (tx->next < tx->nfrags && tx->next - tx->nacked < MCAST_WIN)
+		mcast_tx_send_frag(mn, tx, tx->next++);
+}
+
+static void mcast_tx_progress(struct mcast_net *mn, struct mcast_tx *tx)
+{
+	tx->tries = 0;
+	tx->rto = msecs_to_jiffies(mn->rto_ms);
+	tx->deadline = jiffies + tx->rto;
+}
+
+static void mcast_job_spread(struct mcast_net *mn, struct mcast_job *job,
+			     const u32 *nodes, const u64 *prevs, u32 n);
+
+/* Takes over the piece of @tx minus its head: U-torus from this node. */
+static void mcast_takeover(struct mcast_net *mn, struct mcast_job *job,
+			   const u32 *nodes, const u64 *prevs, u32 len)
+{
+	u32 *tn;
+	u64 *tp;
+	u32 i;
+
+	if (len < 2)
+		return;
+	tn = kvmalloc_array(len, sizeof(u32), GFP_KERNEL);
+	tp = kvmalloc_array(len, sizeof(u64), GFP_KERNEL);
+	if (!tn || !tp) {
+		for (i = 1; i < len; i++)
+			mcast_job_add_failed(job, nodes[i]);
+		goto out;
+	}
+	tn[0] = mn->node_id;
+	tp[0] = 0;
+	memcpy(tn + 1, nodes + 1, (len - 1) * sizeof(u32));
+	memcpy(tp + 1, prevs + 1, (len - 1) * sizeof(u64));
+	mcast_job_spread(mn, job, tn, tp, len);
+out:
+	kvfree(tn);
+	kvfree(tp);
+}
+
+static void mcast_tx_start(struct mcast_net *mn, struct mcast_job *job,
+			   const u32 *nodes, const u64 *prevs, u32 len)
+{
+	struct mcast_peer *p = xa_load(&mn->peers, nodes[0]);
+	struct mcast_tx *tx;
+	u32 i, fs = mcast_frag_size(mn);
+	int err;
+
+	if (!p) {
+		atomic64_inc(&mn->stats.unreached);
+		mcast_job_add_failed(job, nodes[0]);
+		mcast_notify_data(mn, MCAST_CMD_ERROR, nodes[0], job->group,
+				  job->seq, EHOSTUNREACH);
+		mcast_takeover(mn, job, nodes, prevs, len);
+		return;
+	}
+	tx = kzalloc(sizeof(*tx), GFP_KERNEL);
+	if (!tx)
+		goto nomem;
+	tx->job = job;
+	tx->to = nodes[0];
+	tx->len = len;
+	tx->step = job->step + 1 + job->nsent++;
+	tx->plen = len * MCW_ENTRY;
+	tx->total = tx->plen + job->msg_len;
+	tx->nfrags = max(1U, DIV_ROUND_UP(tx->total, fs));
+	tx->nodes = kvmalloc_array(len, sizeof(u32), GFP_KERNEL);
+	tx->prevs = kvmalloc_array(len, sizeof(u64), GFP_KERNEL);
+	tx->pbuf = kvmalloc(tx->plen, GFP_KERNEL);
+	tx->acked = kvcalloc(BITS_TO_LONGS(tx->nfrags), sizeof(long),
+			     GFP_KERNEL);
+	if (!tx->nodes || !tx->prevs || !tx->pbuf || !tx->acked)
+		goto nomem_tx;
+	memcpy(tx->nodes, nodes, len * sizeof(u32));
+	memcpy(tx->prevs, prevs, len * sizeof(u64));
+	for (i = 0; i < len; i++) {
+		put_unaligned_be32(nodes[i], tx->pbuf + i * MCW_ENTRY);
+		put_unaligned_be64(prevs[i], tx->pbuf + i * MCW_ENTRY + 4);
+	}
+	err = xa_alloc_cyclic(&mn->txs, &tx->xid, tx, XA_LIMIT(1, U32_MAX),
+			      &mn->next_xid, GFP_KERNEL);
+	if (err < 0)
+		goto nomem_tx;
+	list_add_tail(&tx->link, &job->txs);
+	job->pending++;
+	tx->max_tries = p->down ? 1 : mn->retries;
+	if (!job->root)
+		atomic64_inc(&mn->stats.fwd_msgs);
+	if (p->tx_active >= MCAST_PEER_TXS) {
+		tx->queued = true;	/* the timer starts it when there is room */
+	} else {
+		p->tx_active++;
+		tx->active = true;
+		mcast_tx_progress(mn, tx);
+		mcast_tx_pump(mn, tx);
+	}
+	mcast_arm(mn);
+	return;
+
+nomem_tx:
+	kvfree(tx->nodes);
+	kvfree(tx->prevs);
+	kvfree(tx->pbuf);
+	kvfree(tx->acked);
+	kfree(tx);
+nomem:
+	/* Reported, not lost silently: every node of the piece failed. */
+	for (i = 0; i < len; i++)
+		mcast_job_add_failed(job, nodes[i]);
+	atomic64_add(len, &mn->stats.unreached);
+	mcast_notify_data(mn, MCAST_CMD_ERROR, nodes[0], job->group, job->seq,
+			  ENOMEM);
+}
+
+/* Runs U-torus (Fig 4.9) over @nodes[0..n-1], @nodes[0] being this node. */
+static void mcast_job_spread(struct mcast_net *mn, struct mcast_job *job,
+			     const u32 *nodes, const u64 *prevs, u32 n)
+{
+	struct mc_chain c = { .node = nodes, .len = n, .rot = 0 };
+	struct mc_sender s;
+	struct mc_dest d;
+
+	mc_sender_init(&s, &mn->torus, &c, MC_ALGO_UTORUS, 0, 0, n, 0);
+	while (mc_sender_next(&s, &d, 1) == 1)
+		mcast_tx_start(mn, job, nodes + d.pos, prevs + d.pos, d.len);
+}
+
+/* The child of @tx stopped answering: fail it, take over its piece. */
+static void mcast_tx_fail(struct mcast_net *mn, struct mcast_tx *tx)
+{
+	struct mcast_job *job = tx->job;
+	struct mcast_peer *p = xa_load(&mn->peers, tx->to);
+
+	if (p)
+		p->down = true;
+	atomic64_inc(&mn->stats.peer_fails);
+	atomic64_inc(&mn->stats.unreached);
+	mcast_job_add_failed(job, tx->to);
+	mcast_notify_data(mn, MCAST_CMD_PEER_DOWN, tx->to, job->group,
+			  job->seq, EHOSTUNREACH);
+	mcast_takeover(mn, job, tx->nodes, tx->prevs, tx->len);
+	mcast_tx_free(mn, tx);
+	job->pending--;
+	mcast_job_check(mn, job);
+}
+
+static void mcast_tx_timer(struct mcast_net *mn, struct mcast_tx *tx)
+{
+	struct mcast_peer *p;
+	u32 i, n = 0;
+
+	if (tx->queued) {
+		p = xa_load(&mn->peers, tx->to);
+		if (p && p->tx_active >= MCAST_PEER_TXS)
+			return;
+		tx->queued = false;
+		if (p) {
+			p->tx_active++;
+			tx->active = true;
+		}
+		mcast_tx_progress(mn, tx);
+		mcast_tx_pump(mn, tx);
+		return;
+	}
+	if (time_before(jiffies, tx->deadline))
+		return;
+	if (++tx->tries > tx->max_tries) {
+		mcast_tx_fail(mn, tx);
+		return;
+	}
+	if (tx->nacked == tx->nfrags) {
+		/* Waiting for DONE: probe with the last fragment. */
+		mcast_tx_send_frag(mn, tx, tx->nfrags - 1);
+		n = 1;
+	} else {
+		for (i = tx->cum; i < tx->next && n < MCAST_WIN; i++) {
+			if (test_bit(i, tx->acked))
+				continue;
+			mcast_tx_send_frag(mn, tx, i);
+			n++;
+		}
+	}
+	atomic64_add(n, &mn->stats.retrans);
+	tx->rto = min(tx->rto * 2, msecs_to_jiffies(MCAST_RTO_MAX_MS));
+	tx->deadline = jiffies + tx->rto;
+}
+
+static void mcast_tx_mark(struct mcast_tx *tx, u32 i)
+{
+	if (i < tx->nfrags && !test_and_set_bit(i, tx->acked))
+		tx->nacked++;
+}
+
+static void mcast_rx_ack(struct mcast_net *mn, const struct mcw_hdr *h,
+			 u32 from)
+{
+	struct mcast_tx *tx = xa_load(&mn->txs, be32_to_cpu(h->xid));
+	u32 cum;
+
+	if (!tx || tx->to != from)
+		return;
+	if (h->flags & MCW_F_BUSY) {
+		/* Alive: back-pressure, not failure.  Try again later. */
+		tx->tries = 0;
+		return;
+	}
+	cum = min(be32_to_cpu(h->cum), tx->nfrags);
+	cum = min(cum, tx->next);
+	for (; tx->cum < cum; tx->cum++)
+		mcast_tx_mark(tx, tx->cum);
+	if (be32_to_cpu(h->frag) < tx->next)
+		mcast_tx_mark(tx, be32_to_cpu(h->frag));
+	mcast_tx_progress(mn, tx);
+	mcast_tx_pump(mn, tx);
+	if (tx->nacked == tx->nfrags)
+		mcast_tx_inactive(mn, tx);	/* now only waits for DONE */
+}
+
+static void mcast_rx_done(struct mcast_net *mn, const struct mcw_hdr *h,
+			  const void *body, size_t blen, u32 from)
+{
+	struct mcast_tx *tx = xa_load(&mn->txs, be32_to_cpu(h->xid));
+	u32 n = be32_to_cpu(h->count), i;
+	struct mcast_job *job;
+
+	if (!tx || tx->to != from)
+		return;
+	job = tx->job;
+	for (i = 0; i < n && (i + 1) * 4 <= blen; i++)
+		mcast_job_add_failed(job, get_unaligned_be32(body + i * 4));
+	if (i < n || h->flags & MCW_F_TRUNC)
+		job->trunc = true;
+	mcast_tx_free(mn, tx);
+	job->pending--;
+	mcast_job_check(mn, job);
+}
+
+/* ------------------------------------------------------ local delivery */
+
+static void mcast_deliver_now(struct mcast_net *mn, struct mcast_msg *msg)
+{
+	struct mcast_group *g = NULL;
+
+	if (msg->group != MCAST_NO_GROUP) {
+		g = xa_load(&mn->groups, msg->group);
+		if (!g)
+			return;
+	}
+	mcast_deliver_local(mn, msg, g, !g, NULL);
+}
+
+static void mcast_stream_drain(struct mcast_net *mn, struct mcast_rstream *st,
+			       bool force)
+{
+	struct mcast_held *hd;
+
+	while ((hd = list_first_entry_or_null(&st->held, struct mcast_held,
+					      link))) {
+		if (!force && hd->prev > st->last)
+			break;
+		force = false;
+		list_del(&hd->link);
+		mcast_deliver_now(mn, hd->msg);
+		st->last = hd->msg->seq;
+		mcast_msg_put(hd->msg);
+		kfree(hd);
+		st->since = jiffies;
+	}
+}
+
+/* FIFO per (sender, group): deliver @msg after its @prev, exactly once. */
+static void mcast_rx_deliver(struct mcast_net *mn, struct mcast_msg *msg,
+			     u64 prev)
+{
+	unsigned long key = (unsigned long)msg->src_node << 32 | msg->group;
+	struct mcast_rstream *st = xa_load(&mn->rx_streams, key);
+	struct mcast_held *hd, *pos;
+
+	if (!st) {
+		st = kzalloc(sizeof(*st), GFP_KERNEL);
+		if (!st || xa_err(xa_store(&mn->rx_streams, key, st,
+					   GFP_KERNEL))) {
+			kfree(st);
+			mcast_deliver_now(mn, msg);	/* no order, no loss */
+			return;
+		}
+		INIT_LIST_HEAD(&st->held);
+	}
+	if (msg->seq <= st->last)
+		goto dup;
+	list_for_each_entry(pos, &st->held, link)
+		if (pos->msg->seq == msg->seq)
+			goto dup;
+	if (prev <= st->last) {
+		mcast_deliver_now(mn, msg);
+		st->last = msg->seq;
+		mcast_stream_drain(mn, st, false);
+		return;
+	}
+	hd = kmalloc(sizeof(*hd), GFP_KERNEL);
+	if (!hd) {
+		mcast_deliver_now(mn, msg);
+		return;
+	}
+	refcount_inc(&msg->ref);
+	hd->msg = msg;
+	hd->prev = prev;
+	if (list_empty(&st->held))
+		st->since = jiffies;
+	list_for_each_entry(pos, &st->held, link)
+		if (pos->msg->seq > msg->seq)
+			break;
+	list_add_tail(&hd->link, &pos->link);
+	mcast_arm(mn);
+	return;
+dup:
+	atomic64_inc(&mn->stats.dups);
+}
+
+/* ------------------------------------------------------------- receive */
+
+static void mcast_send_ack(struct mcast_net *mn, struct mcast_job *job,
+			   u32 frag)
+{
+	struct mcw_hdr h;
+	struct kvec v = { &h, sizeof(h) };
+
+	mcw_init(&h, mn, MCW_ACK, job->src, job->xid, job->seq);
+	h.frag = cpu_to_be32(frag);
+	h.cum = cpu_to_be32(job->state == JOB_RX ?
+			    find_first_zero_bit(job->have, job->nfrags) :
+			    job->nfrags);
+	mcast_xmit(mn, job->parent, &v, 1, sizeof(h));
+}
+
+/* The whole transfer is here: deliver, then forward the piece. */
+static void mcast_job_received(struct mcast_net *mn, struct mcast_job *job)
+{
+	u32 i;
+
+	mn->rx_mem -= job->total;
+	mcast_peer_rx_jobs(mn, job->parent, -1);
+	job->state = JOB_FWD;
+	job->nodes = kvmalloc_array(job->count, sizeof(u32), GFP_KERNEL);
+	job->prevs = kvmalloc_array(job->count, sizeof(u64), GFP_KERNEL);
+	if (!job->nodes || !job->prevs) {
+		/* Cannot forward: report the whole piece. */
+		kvfree(job->nodes);
+		kvfree(job->prevs);
+		job->nodes = NULL;
+		job->prevs = NULL;
+		for (i = 1; i < job->count; i++)
+			mcast_job_add_failed(job, get_unaligned_be32(job->pbuf +
+							i * MCW_ENTRY));
+		mcast_job_check(mn, job);
+		return;
+	}
+	for (i = 0; i < job->count; i++) {
+		job->nodes[i] = get_unaligned_be32(job->pbuf + i * MCW_ENTRY);
+		job->prevs[i] = get_unaligned_be64(job->pbuf + i * MCW_ENTRY + 4);
+	}
+	kvfree(job->pbuf);
+	job->pbuf = NULL;
+	kvfree(job->have);
+	job->have = NULL;
+	if (job->nodes[0] == mn->node_id) {
+		job->msg->group = job->group;
+		job->msg->src_node = job->src;
+		job->msg->seq = job->seq;
+		job->msg->step = job->step;
+		job->msg->from_node = job->parent;
+		mcast_rx_deliver(mn, job->msg, job->prevs[0]);
+		mcast_job_spread(mn, job, job->nodes, job->prevs, job->count);
+	}
+	mcast_job_check(mn, job);
+}
+
+static struct mcast_job *mcast_job_new_rx(struct mcast_net *mn,
+					  const struct mcw_hdr *h, u32 from)
+{
+	u32 count = be32_to_cpu(h->count), len = be32_to_cpu(h->msg_len);
+	struct mcast_peer *p = xa_load(&mn->peers, from);
+	struct mcast_job *job;
+	u64 total;
+
+	if (!count || count > MCAST_MAX_DESTS + 1 || len > MCAST_MAX_MSG)
+		return NULL;
+	total = (u64)count * MCW_ENTRY + len;
+	if (mn->rx_mem + total > MCAST_RX_MEM_MAX ||
+	    p->rx_jobs >= MCAST_RX_PER_PEER)
+		return ERR_PTR(-ENOBUFS);	/* the parent tries again later */
+	job = kzalloc(sizeof(*job), GFP_KERNEL);
+	if (!job)
+		return NULL;
+	INIT_LIST_HEAD(&job->txs);
+	job->state = JOB_RX;
+	job->src = be32_to_cpu(h->src);
+	job->parent = from;
+	job->xid = be32_to_cpu(h->xid);
+	job->seq = be64_to_cpu(h->seq);
+	job->group = be32_to_cpu(h->group);
+	job->step = be32_to_cpu(h->step);
+	job->msg_len = len;
+	job->count = count;
+	job->total = total;
+	job->nfrags = max_t(u32, 1, DIV_ROUND_UP(total, mcast_frag_size(mn)));
+	job->have = kvcalloc(BITS_TO_LONGS(job->nfrags), sizeof(long),
+			     GFP_KERNEL);
+	job->pbuf = kvmalloc(count * MCW_ENTRY, GFP_KERNEL);
+	job->msg = mcast_msg_alloc(len);
+	if (!job->have || !job->pbuf || !job->msg ||
+	    xa_insert(&mn->rjobs, (unsigned long)from << 32 | job->xid, job,
+		      GFP_KERNEL)) {
+		mcast_job_free_data(job);
+		kfree(job);
+		return NULL;
+	}
+	job->stamp = jiffies;
+	list_add_tail(&job->link, &mn->jobs);
+	mn->rx_mem += total;
+	p->rx_jobs++;
+	mcast_arm(mn);
+	return job;
+}
+
+static void mcast_rx_data(struct mcast_net *mn, const struct mcw_hdr *h,
+			  const u8 *body, size_t blen, u32 from)
+{
+	unsigned long key = (unsigned long)from << 32 | be32_to_cpu(h->xid);
+	struct mcast_job *job = xa_load(&mn->rjobs, key);
+	u32 frag = be32_to_cpu(h->frag), fs = mcast_frag_size(mn);
+	u32 off, end, c;
+
+	if (!job) {
+		job = mcast_job_new_rx(mn, h, from);
+		if (!job)
+			return;
+		if (IS_ERR(job)) {
+			struct mcw_hdr b;
+			struct kvec v = { &b, sizeof(b) };
+
+			mcw_init(&b, mn, MCW_ACK, be32_to_cpu(h->src),
+				 be32_to_cpu(h->xid), be64_to_cpu(h->seq));
+			b.flags = MCW_F_BUSY;
+			mcast_xmit(mn, from, &v, 1, sizeof(b));
+			return;
+		}
+	}
+	if (job->src != be32_to_cpu(h->src) ||
+	    job->seq != be64_to_cpu(h->seq) ||
+	    job->count != be32_to_cpu(h->count) ||
+	    job->msg_len != be32_to_cpu(h->msg_len) || frag >= job->nfrags)
+		return;
+	if (job->state != JOB_RX) {
+		atomic64_inc(&mn->stats.dups);
+		mcast_send_ack(mn, job, frag);
+		if (job->state == JOB_DONE)
+			mcast_send_done(mn, job);
+		return;
+	}
+	off = frag * fs;
+	end = min(job->total, off + fs);
+	if (blen != end - off)
+		return;
+	if (test_bit(frag, job->have)) {
+		atomic64_inc(&mn->stats.dups);
+		mcast_send_ack(mn, job, frag);
+		return;
+	}
+	c = job->count * MCW_ENTRY;
+	if (off < c)
+		memcpy(job->pbuf + off, body, min(end, c) - off);
+	if (end > c) {
+		u32 d0 = max(off, c) - c;
+
+		memcpy(job->msg->data + d0, body + (max(off, c) - off),
+		       end - c - d0);
+	}
+	set_bit(frag, job->have);
+	job->nrecv++;
+	job->stamp = jiffies;
+	mcast_send_ack(mn, job, frag);
+	if (job->nrecv == job->nfrags)
+		mcast_job_received(mn, job);
+}
+
+void mcast_data_rx(struct mcast_net *mn, const void *buf, size_t len)
+{
+	const struct mcw_hdr *h = buf;
+	struct mcast_peer *p;
+	u32 from;
+
+	lockdep_assert_held(&mn->lock);
+	atomic64_inc(&mn->stats.rx_packets);
+	if (!mn->configured || len < sizeof(*h) || h->version != MCW_VERSION)
+		return;
+	from = be32_to_cpu(h->from);
+	p = xa_load(&mn->peers, from);
+	if (!p)
+		return;		/* unknown sender: nowhere to answer */
+	p->down = false;
+	switch (h->type) {
+	case MCW_DATA:
+		mcast_rx_data(mn, h, buf + sizeof(*h), len - sizeof(*h), from);
+		break;
+	case MCW_ACK:
+		mcast_rx_ack(mn, h, from);
+		break;
+	case MCW_DONE:
+		mcast_rx_done(mn, h, buf + sizeof(*h), len - sizeof(*h), from);
+		break;
+	}
+}
+
+/* --------------------------------------------------------------- timer */
+
+static void mcast_timer_work(struct work_struct *w)
+{
+	struct mcast_net *mn = container_of(to_delayed_work(w),
+					    struct mcast_net, timer_work);
+	unsigned long keep = msecs_to_jiffies(MCAST_DONE_KEEP_MS);
+	unsigned long gap = msecs_to_jiffies(MCAST_GAP_MS);
+	struct mcast_job *job, *tmp;
+	struct mcast_rstream *st;
+	struct mcast_tx *tx;
+	unsigned long id;
+	bool again = false;
+
+	mutex_lock(&mn->lock);
+	mn->slow_tick = false;
+	if (mn->dying)
+		goto out;
+	xa_for_each(&mn->txs, id, tx)
+		mcast_tx_timer(mn, tx);
+	list_for_each_entry_safe(job, tmp, &mn->jobs, link) {
+		if (job->state == JOB_DONE && !job->root &&
+		    time_after(jiffies, job->stamp + keep))
+			mcast_job_free(mn, job);
+		else if (job->state == JOB_RX &&
+			 time_after(jiffies, job->stamp + keep))
+			mcast_job_free(mn, job);	/* the parent gave up */
+	}
+	xa_for_each(&mn->rx_streams, id, st) {
+		if (list_empty(&st->held))
+			continue;
+		if (time_after(jiffies, st->since + gap))
+			mcast_stream_drain(mn, st, true);	/* skip a gap */
+		again |= !list_empty(&st->held);
+	}
+	again |= !xa_empty(&mn->txs);
+	list_for_each_entry(job, &mn->jobs, link)
+		again |= job->state == JOB_RX;
+	if (again) {
+		mcast_arm(mn);
+	} else if (!list_empty(&mn->jobs)) {
+		mn->slow_tick = true;
+		queue_delayed_work(mcast_wq, &mn->timer_work, MCAST_IDLE_TICK);
+	}
+out:
+	mutex_unlock(&mn->lock);
+}
+
+/* ---------------------------------------------------------------- send */
+
+static struct mcast_tstream *mcast_tstream(struct mcast_net *mn, u32 group)
+{
+	struct mcast_tstream *ts = xa_load(&mn->tx_streams, group);
+
+	if (ts)
+		return ts;
+	ts = kzalloc(sizeof(*ts), GFP_KERNEL);
+	if (!ts)
+		return NULL;
+	xa_init(&ts->last);
+	if (xa_err(xa_store(&mn->tx_streams, group, ts, GFP_KERNEL))) {
+		kfree(ts);
+		return NULL;
+	}
+	return ts;
+}
+
+/* Room for one more message in flight (read without the lock to wait). */
+static bool mcast_room(struct mcast_net *mn, u32 len)
+{
+	u32 n = READ_ONCE(mn->inflight);
+
+	return READ_ONCE(mn->dying) || !n ||
+	       (n < MCAST_INFLIGHT_MAX &&
+		READ_ONCE(mn->inflight_bytes) + len <= MCAST_INFLIGHT_BYTES);
+}
+
+/* Sorted @base[0..m-1] with @self added if absent, into a new array. */
+static u32 *mcast_chain_with(const u32 *base, u32 m, u32 self, u32 *outm)
+{
+	u32 *a = kvmalloc_array(m + 1, sizeof(u32), GFP_KERNEL);
+	u32 i = 0, j = 0;
+
+	if (!a)
+		return NULL;
+	while (i < m && base[i] < self)
+		a[j++] = base[i++];
+	if (i == m || base[i] != self)
+		a[j++] = self;
+	while (i < m)
+		a[j++] = base[i++];
+	*outm = j;
+	return a;
+}
+
+static void mcast_collect_failed(struct mcast_job *job,
+				 struct mcast_send_ctx *ctx)
+{
+	struct mcast_tx *tx;
+	u32 i;
+
+	for (i = 0; i < job->nfailed; i++, ctx->nfailed++)
+		if (ctx->nfailed < ctx->nfailed_room)
+			ctx->failed[ctx->nfailed] = job->failed[i];
+	/* Timed out: whatever is still pending counts as failed. */
+	list_for_each_entry(tx, &job->txs, link)
+		for (i = 0; i < tx->len; i++, ctx->nfailed++)
+			if (ctx->nfailed < ctx->nfailed_room)
+				ctx->failed[ctx->nfailed] = tx->nodes[i];
+}
+
+int mcast_data_send(struct mcast_file *f, struct mcast_msg *msg, u32 group,
+		    u32 *nodes, u32 nnodes, struct mcast_send_ctx *ctx)
+{
+	struct mcast_net *mn = f->mn;
+	struct mcast_file *skip = ctx->flags & MCAST_SEND_LOOPBACK ? NULL : f;
+	bool wait = ctx->flags & MCAST_SEND_WAIT;
+	struct mcast_group *g = NULL;
+	struct mcast_tstream *ts;
+	struct mcast_job *job;
+	struct mc_chain c;
+	u32 *chain = NULL, m = 0, i, self;
+	bool here;
+	long left;
+	int err;
+
+	mutex_lock(&mn->lock);
+	while (!mcast_room(mn, msg->len)) {
+		mutex_unlock(&mn->lock);
+		if (ctx->nonblock)
+			return -EAGAIN;
+		err = wait_event_interruptible(mn->send_wq,
+					       mcast_room(mn, msg->len));
+		if (err)
+			return err;
+		mutex_lock(&mn->lock);
+	}
+	if (group != MCAST_NO_GROUP) {
+		g = xa_load(&mn->groups, group);
+		if (!g) {
+			err = -ENOENT;
+			goto out;
+		}
+	} else if (!mn->configured) {
+		err = -ENOTCONN;
+		goto out;
+	}
+	self = mn->configured ? mn->node_id : MCAST_NO_NODE;
+	msg->group = group;
+	msg->src_node = self;
+	msg->seq = atomic64_inc_return(&mn->seq);
+	msg->step = 0;
+	msg->from_node = self;
+	ctx->seq = msg->seq;
+	atomic64_inc(&mn->stats.tx_msgs);
+	atomic64_add(msg->len, &mn->stats.tx_bytes);
+	if (g) {
+		atomic64_inc(&g->stats.tx_msgs);
+		atomic64_add(msg->len, &g->stats.tx_bytes);
+	}
+	here = false;
+	for (i = 0; !g && i < nnodes; i++)
+		here |= nodes[i] == self;
+	if (g || here)
+		mcast_deliver_local(mn, msg, g, !g, skip);
+	err = 0;
+	if (!mn->configured)
+		goto out;
+
+	chain = g ? mcast_chain_with(g->rchain, g->nmembers, self, &m) :
+		    mcast_chain_with(nodes, nnodes, self, &m);
+	err = -ENOMEM;
+	if (!chain)
+		goto out;
+	err = 0;
+	if (m < 2)
+		goto out;
+	err = mc_chain_rotate(&mn->torus, MC_ORDER_DIM, chain, m, self, &c);
+	if (err)
+		goto out;
+	ts = mcast_tstream(mn, group);
+	job = kzalloc(sizeof(*job), GFP_KERNEL);
+	err = -ENOMEM;
+	if (!job || !ts)
+		goto fail_job;
+	job->nodes = kvmalloc_array(m, sizeof(u32), GFP_KERNEL);
+	job->prevs = kvmalloc_array(m, sizeof(u64), GFP_KERNEL);
+	if (!job->nodes || !job->prevs)
+		goto fail_job;
+	err = 0;
+	for (i = 0; i < m; i++) {
+		job->nodes[i] = mc_chain_at(&c, i);
+		job->prevs[i] = 0;
+		if (i) {
+			void *e = xa_load(&ts->last, job->nodes[i]);
+
+			job->prevs[i] = e ? xa_to_value(e) : 0;
+			xa_store(&ts->last, job->nodes[i],
+				 xa_mk_value(msg->seq), GFP_KERNEL);
+		}
+	}
+	INIT_LIST_HEAD(&job->txs);
+	init_completion(&job->done);
+	job->root = true;
+	job->waiting = wait;
+	job->state = JOB_FWD;
+	job->src = self;
+	job->parent = self;
+	job->seq = msg->seq;
+	job->group = group;
+	job->msg_len = msg->len;
+	job->count = m;
+	job->bytes = msg->len;
+	refcount_inc(&msg->ref);
+	job->msg = msg;
+	list_add_tail(&job->link, &mn->jobs);
+	mn->inflight++;
+	mn->inflight_bytes += job->bytes;
+	mcast_job_spread(mn, job, job->nodes, job->prevs, m);
+	mcast_job_check(mn, job);	/* may free it unless waiting */
+	if (!wait)
+		goto out;
+
+	mutex_unlock(&mn->lock);
+	left = wait_for_completion_interruptible_timeout(&job->done,
+		msecs_to_jiffies(ctx->timeout_ms ? ctx->timeout_ms :
+				 MCAST_WAIT_DEFAULT_MS));
+	mutex_lock(&mn->lock);
+	mcast_collect_failed(job, ctx);
+	if (job->state == JOB_DONE)
+		mcast_job_free(mn, job);
+	else
+		job->waiting = false;	/* it frees itself when done */
+	err = left < 0 ? -EINTR : ctx->nfailed ? -EHOSTUNREACH : 0;
+	goto out;
+
+fail_job:
+	if (job) {
+		kvfree(job->nodes);
+		kvfree(job->prevs);
+		kfree(job);
+	}
+out:
+	mutex_unlock(&mn->lock);
+	kvfree(chain);
+	return err;
+}
+
+/* ---------------------------------------------------------- lifecycle */
+
+int mcast_data_open(struct mcast_net *mn)
+{
+	int err;
+
+	lockdep_assert_held(&mn->lock);
+	if (mn->dying)
+		return -ENODEV;
+	if (mn->sock && mn->sock_port == mn->port)
+		return 0;
+	mn->tp->close(mn);
+	err = mn->tp->open(mn, mn->port);
+	if (!err)
+		mn->sock_port = mn->port;
+	return err;
+}
+
+void mcast_data_init_net(struct mcast_net *mn)
+{
+	mn->tp = &mcast_udp_transport;
+	mn->port = MCAST_DEFAULT_PORT;
+	mn->rto_ms = MCAST_DEFAULT_RTO_MS;
+	mn->retries = MCAST_DEFAULT_RETRIES;
+	mcast_udp_init_net(mn);
+	INIT_DELAYED_WORK(&mn->timer_work, mcast_timer_work);
+	INIT_LIST_HEAD(&mn->jobs);
+	xa_init(&mn->rjobs);
+	xa_init_flags(&mn->txs, XA_FLAGS_ALLOC1);
+	xa_init(&mn->tx_streams);
+	xa_init(&mn->rx_streams);
+	init_waitqueue_head(&mn->send_wq);
+}
+
+/*
+ * Stops the node's data path and frees its state; idempotent (module
+ * unload runs it for every node before the netlink family goes away, and
+ * the netns exit again).
+ */
+void mcast_data_exit_net(struct mcast_net *mn)
+{
+	struct mcast_job *job, *jtmp;
+	struct mcast_tstream *ts;
+	struct mcast_rstream *st;
+	struct mcast_held *hd, *htmp;
+	struct mcast_tx *tx;
+	unsigned long id;
+
+	mutex_lock(&mn->lock);
+	mn->dying = true;
+	mn->tp->close(mn);
+	mutex_unlock(&mn->lock);
+	cancel_work_sync(&mn->rx_work);
+	cancel_delayed_work_sync(&mn->timer_work);
+
+	mutex_lock(&mn->lock);
+	xa_for_each(&mn->txs, id, tx)
+		mcast_tx_free(mn, tx);
+	list_for_each_entry_safe(job, jtmp, &mn->jobs, link)
+		mcast_job_free(mn, job);
+	xa_for_each(&mn->tx_streams, id, ts) {
+		xa_destroy(&ts->last);
+		kfree(ts);
+	}
+	xa_for_each(&mn->rx_streams, id, st) {
+		list_for_each_entry_safe(hd, htmp, &st->held, link) {
+			mcast_msg_put(hd->msg);
+			kfree(hd);
+		}
+		kfree(st);
+	}
+	xa_destroy(&mn->rjobs);
+	xa_destroy(&mn->txs);
+	xa_destroy(&mn->tx_streams);
+	xa_destroy(&mn->rx_streams);
+	mutex_unlock(&mn->lock);
+}

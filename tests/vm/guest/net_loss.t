@@ -1,0 +1,67 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# The network data path under netem on every link: loss (1% and 5%),
+# duplication, reordering and delay.  Every destination still gets every
+# message exactly once, byte-exact and in the order sent (per sender and
+# group); the tree is still mcastctl plan's; the senders' nodes count
+# retransmissions and the receivers' nodes suppress duplicates.
+
+# shellcheck source=tests/vm/guest/tap.sh
+. /tests/tap.sh
+# shellcheck source=tests/vm/guest/netlib.sh
+. /tests/netlib.sh
+modprobe sch_netem 2>/dev/null
+
+run_ok "insmod mcast.ko" insmod "$MCAST_KO"
+
+# netem SPEC TOPO SPEC...: one testbed under netem, a group round and a
+# node list round from two sources
+lossy() {
+	_spec=$1 _netem=$2
+	TOPO=$3
+	if ! _out=$(mcastbed up "$_spec" --netem "$_netem" 2>&1); then
+		fail "mcastbed up $_spec --netem '$_netem'" "$_out"
+		return
+	fi
+	pass "mcastbed up $_spec --netem '$_netem'"
+	_mem=$(random_nodes 7 "$4")
+	_coords=''
+	for _u in $_mem; do
+		_coords="$_coords $(coord "$_u")"
+	done
+	# shellcheck disable=SC2086
+	mcastbed group 1 $_coords > /dev/null 2>&1
+	_src=$(random_nodes 1 $(($4 + 1)))
+	COUNT=3
+	round "$_spec '$_netem': group 1 from $_src, 3 of each size" "$_src" g:1 \
+		"$_mem" "$5" wait
+	COUNT=1
+	_lst=$(random_nodes 6 $(($4 + 2)))
+	_src=$(random_nodes 1 $(($4 + 3)))
+	round "$_spec '$_netem': node list from $_src" "$_src" \
+		"n:$(echo "$_lst" | tr ' ' ',')" "$_lst" "$5"
+	_s=$(mcastbed exec "$_src" mcast_probe stats)
+	diag "$_spec: source $_src: $(echo "$_s" | grep netstats)"
+	_r=0 _d=0
+	_u=0
+	while [ "$_u" -lt "$N" ]; do
+		_s=$(mcastbed exec "$_u" mcast_probe stats | sed -n 's/^netstats //p')
+		_r=$((_r + $(echo "$_s" | tr ' ' '\n' | sed -n 's/^retrans=//p')))
+		_d=$((_d + $(echo "$_s" | tr ' ' '\n' | sed -n 's/^dups=//p')))
+		_u=$((_u + 1))
+	done
+	diag "$_spec '$_netem': retransmissions $_r, duplicates suppressed $_d"
+	[ "$_r" -gt 0 ] && pass "$_spec '$_netem': the nodes retransmitted ($_r)" ||
+		fail "$_spec '$_netem': the nodes retransmitted" "$_r"
+	mcastbed down > /dev/null 2>&1
+}
+
+lossy torus:4x4:uni "loss 5% duplicate 2% delay 2ms reorder 25% 50%" torus:4x4:uni 21 \
+	0,1,1400,65536
+lossy bridge:16 "loss 1% duplicate 1% delay 1ms 1ms" torus:16 23 1,65536,1048576
+
+is "$(ip netns list | grep -c mcb)" 0 "no namespaces left"
+run_ok "rmmod mcast" rmmod mcast
+done_testing
+tap_exit

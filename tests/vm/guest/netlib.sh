@@ -1,0 +1,209 @@
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# Helpers of the network data path tests (net_*.t): receivers in every
+# node of an mcastbed testbed, sends, and the checks of what arrived
+# against the destinations and mcastctl plan's U-torus tree.  Sourced
+# after tap.sh.
+
+[ -x /usr/local/bin/mcastbed ] || skip_all "no mcastbed in the guest"
+
+modprobe veth 2>/dev/null
+modprobe bridge 2>/dev/null
+rmmod mcast 2>/dev/null
+
+N=16
+COUNT=1		# sends of each size per round
+IDLE=20000	# ms a receiver waits for one more message
+W=/tmp/net_utorus
+rm -rf "$W"
+mkdir -p "$W"
+
+# coordinate of node id $1 on the current testbed, highest dimension first
+coord() {
+	case $TOPO in
+	torus:16) echo "$1" ;;
+	*) echo "$(($1 / 4)),$(($1 % 4))" ;;
+	esac
+}
+
+# node id of a coordinate "a,b" or "c"
+id_of() {
+	case $1 in
+	*,*) echo $((${1%,*} * 4 + ${1#*,})) ;;
+	*) echo "$1" ;;
+	esac
+}
+
+ceil_log2() {
+	_v=1 _l=0
+	while [ "$_v" -lt "$1" ]; do
+		_v=$((_v * 2))
+		_l=$((_l + 1))
+	done
+	echo "$_l"
+}
+
+# K random distinct node ids from seed S (awk's rand)
+random_nodes() { # K S
+	awk -v k="$1" -v s="$2" -v n="$N" 'BEGIN {
+		srand(s)
+		while (c < k) { x = int(rand() * n); if (!(x in u)) { u[x] = 1; c++; printf "%s%d", (c > 1 ? " " : ""), x } }
+	}'
+}
+
+# start_rx GROUP "DESTS" COUNT: a receiver in every node (the destinations
+# stop after COUNT messages and a short grace), waits until all are ready
+start_rx() {
+	RXPIDS='' OTHERPIDS='' OTHERS=''
+	_u=0
+	while [ "$_u" -lt "$N" ]; do
+		_e=-1
+		case " $2 " in *" $_u "*) _e=$3 ;; esac
+		/usr/local/bin/ip netns exec "mcb$_u" /usr/local/bin/mcast_probe rx \
+			"$1" "$IDLE" "$_e" > "$W/rx.$_u" 2>&1 &
+		if [ "$_e" = -1 ]; then
+			OTHERPIDS="$OTHERPIDS $!"
+			OTHERS="$OTHERS $_u"
+		else
+			RXPIDS="$RXPIDS $!"
+		fi
+		_u=$((_u + 1))
+	done
+	_t=0
+	while [ "$_t" -lt 100 ]; do
+		[ "$(cat "$W"/rx.* 2>/dev/null | grep -c '^ready')" -ge "$N" ] && return 0
+		sleep 0.2
+		_t=$((_t + 1))
+	done
+	return 1
+}
+
+# the destinations finish; then the others had their chance too
+wait_rx() {
+	for _p in $RXPIDS; do
+		wait "$_p"
+	done
+	sleep 0.3
+	# the receivers themselves (ip netns exec may have forked)
+	for _u in $OTHERS; do
+		_p=$(sed -n 's/^ready .* pid=\([0-9]*\)$/\1/p' "$W/rx.$_u")
+		[ -n "$_p" ] && kill "$_p" 2>/dev/null
+	done
+	for _p in $OTHERPIDS; do
+		wait "$_p" 2>/dev/null
+	done
+}
+
+# The expected "step from" of every receiver of SRC -> DESTS (node ids),
+# from mcastctl plan, as lines "ID STEP FROM".
+plan_tree() { # SRC DESTS...
+	_s=$1
+	shift
+	_args=''
+	for _d in "$@"; do
+		_args="$_args -d $(coord "$_d")"
+	done
+	# shellcheck disable=SC2086
+	_j=$(mcastctl plan -t "$TOPO" -a u-torus -s "$(coord "$_s")" $_args --json)
+	echo "$_j" | grep -o '"from":\[[0-9,]*\],"to":\[\[[0-9,]*\]\]' |
+		sed 's/"from":\[\([0-9,]*\)\],"to":\[\[\([0-9,]*\)\]\]/\2 \1/' > "$W/plan.from"
+	echo "$_j" | grep -o '"node":\[[0-9,]*\],"step":[0-9]*' |
+		sed 's/"node":\[\([0-9,]*\)\],"step":\([0-9]*\)/\1 \2/' |
+		while read -r _c _st; do
+			_f=$(sed -n "s/^$_c //p" "$W/plan.from")
+			echo "$(id_of "$_c") $_st $(id_of "$_f")"
+		done
+}
+
+# check_round DESC SRC "DESTS" "SIZES" [src_gets]: after a round, every
+# node's receive log against the destinations.  DESTS: node ids (without
+# the source); src_gets: the source's other files get it too (a group send
+# reaches every file of the sending node that joined the group, member
+# node or not, as local delivery always did; a node list that names it).
+check_round() {
+	_desc=$1 _src=$2 _dests=$3 _sizes=$4 _srcgets=${5:-0}
+	_nsz=$(($(echo "$_sizes" | tr ',' ' ' | wc -w) * COUNT))
+	_bad=''
+	_u=0
+	while [ "$_u" -lt "$N" ]; do
+		_want=0
+		case " $_dests " in *" $_u "*) _want=$_nsz ;; esac
+		[ "$_u" = "$_src" ] && [ "$_srcgets" = 1 ] && _want=$_nsz
+		_got=$(grep -c "^msg src=$_src .* ok=1" "$W/rx.$_u")
+		_all=$(grep -c "^msg src=$_src " "$W/rx.$_u")
+		[ "$_got" = "$_want" ] && [ "$_all" = "$_want" ] ||
+			_bad="$_bad node$_u:$_got/$_all/$_want"
+		# exactly once: no seq twice
+		_dup=$(grep "^msg src=$_src " "$W/rx.$_u" | sed 's/.* seq=\([0-9]*\) .*/\1/' | sort | uniq -d)
+		[ -z "$_dup" ] || _bad="$_bad node$_u:dup:$_dup"
+		# FIFO: in the order sent
+		_ord=$(grep "^msg src=$_src " "$W/rx.$_u" | sed 's/.* seq=\([0-9]*\) .*/\1/' |
+			awk 'NR > 1 && $1 <= p { print "reordered:" p ">" $1 } { p = $1 }')
+		[ -z "$_ord" ] || _bad="$_bad node$_u:$_ord"
+		_u=$((_u + 1))
+	done
+	is "$_bad" "" "$_desc: each destination got each message once, byte-exact, in order; others nothing"
+	[ -z "$_bad" ] || diag "sender:" "$(cat "$W/tx")"
+	[ -z "$_bad" ] ||
+		for _b in $_bad; do
+			_b=${_b%%:*}
+			diag "${_b}:" "$(cat "$W/rx.${_b#node}")" "$(mcastbed exec "${_b#node}" mcast_probe stats)"
+		done
+	grep -q self-received "$W/tx" && fail "$_desc: the sending file got nothing" "$(cat "$W/tx")" ||
+		pass "$_desc: the sending file got nothing"
+
+	# the tree: step and from_node as mcastctl plan has them
+	# shellcheck disable=SC2086
+	plan_tree "$_src" $_dests > "$W/plan"
+	_bad=''
+	_max=0
+	while read -r _id _st _f; do
+		_l=$(grep "^msg src=$_src " "$W/rx.$_id" | head -n 1)
+		case $_l in
+		*" step=$_st from=$_f "*) ;;
+		*) _bad="$_bad $_id:want-step=$_st,from=$_f:got:${_l#* group=}" ;;
+		esac
+		[ "$_st" -gt "$_max" ] && _max=$_st
+	done < "$W/plan"
+	_m=$(($(echo "$_dests" | wc -w) + 1))
+	is "$_bad" "" "$_desc: step and from_node of every receiver are mcastctl plan's"
+	is "$_max" "$(ceil_log2 "$_m")" "$_desc: the tree takes ceil(log2 $_m) steps"
+}
+
+# round DESC SRC TARGET "DESTS" SIZES [tx options]
+round() {
+	_desc=$1 _src=$2 _target=$3 _dests=$4 _sizes=$5
+	shift 5
+	_grp=0
+	case $_target in g:*) _grp=${_target#g:} ;; esac
+	_srcgets=0
+	case $_target in
+	g:*) _srcgets=1 ;;
+	n:*) case ",${_target#n:}," in *",$_src,"*) _srcgets=1 ;; esac ;;
+	esac
+	_rxd=$_dests
+	[ "$_srcgets" = 1 ] && _rxd="$_rxd $_src"
+	if ! start_rx "$_grp" "$_rxd" $(($(echo "$_sizes" | tr ',' ' ' | wc -w) * COUNT)); then
+		fail "$_desc: receivers ready" "$(cat "$W"/rx.*)"
+		return
+	fi
+	_t0=$(date +%s)
+	/usr/local/bin/ip netns exec "mcb$_src" /usr/local/bin/mcast_probe tx "$_target" "$_sizes" \
+		count="$COUNT" "$@" > "$W/tx" 2>&1
+	_rc=$?
+	diag "$_desc: sent in $(($(date +%s) - _t0)) s"
+	wait_rx
+	_d=$(echo " $_dests " | sed "s/ $_src / /")
+	case " $* " in
+	*" wait"*)
+		_nf=$(grep -c 'rc=0 nfailed=0 failed=$' "$W/tx")
+		is "$_rc/$_nf" "0/$(($(echo "$_sizes" | tr ',' ' ' | wc -w) * COUNT))" \
+			"$_desc: completion mode: every send complete, none failed" ;;
+	*) is "$_rc" 0 "$_desc: sender exits 0" ;;
+	esac
+	[ "$_rc" = 0 ] || diag "$(cat "$W/tx")"
+	check_round "$_desc" "$_src" "$_d" "$_sizes" "$_srcgets"
+}
+
+SIZES=0,1,1400,65536,1048576
+
