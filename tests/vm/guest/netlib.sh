@@ -11,7 +11,8 @@ modprobe veth 2>/dev/null
 modprobe bridge 2>/dev/null
 rmmod mcast 2>/dev/null
 
-N=16
+N=16		# nodes of the testbed
+K=4		# radix of the lower dimension (2D tori)
 COUNT=1		# sends of each size per round
 IDLE=20000	# ms a receiver waits for one more message
 W=/tmp/net_utorus
@@ -22,14 +23,14 @@ mkdir -p "$W"
 coord() {
 	case $TOPO in
 	torus:16) echo "$1" ;;
-	*) echo "$(($1 / 4)),$(($1 % 4))" ;;
+	*) echo "$(($1 / K)),$(($1 % K))" ;;
 	esac
 }
 
 # node id of a coordinate "a,b" or "c"
 id_of() {
 	case $1 in
-	*,*) echo $((${1%,*} * 4 + ${1#*,})) ;;
+	*,*) echo $((${1%,*} * K + ${1#*,})) ;;
 	*) echo "$1" ;;
 	esac
 }
