@@ -287,12 +287,18 @@ stage_program() { # ROOT PROG
 			mkdir -p "$root$(dirname "$lib")"
 			cp -L "$lib" "$root$lib"
 		fi
+		# Our own libraries (build/lib, found by rpath) also go where the
+		# loader looks by default: the guest mounts a tmpfs on /tmp, which
+		# hides a checkout that lives there.
+		case $lib in
+		"$REPO"/*) cp -L "$lib" "$root/usr/lib/" ;;
+		esac
 	done
 }
 
 stage_programs() { # ROOT
 	local root=$1 prog path
-	mkdir -p "$root/usr/local/bin"
+	mkdir -p "$root/usr/local/bin" "$root/usr/lib"
 	for prog in "${GUEST_PROGS[@]}"; do
 		if [ -x "$REPO/build/$prog" ]; then
 			stage_program "$root" "$REPO/build/$prog"

@@ -309,6 +309,9 @@ static int nl_talk(struct nl *nl, struct msgbuf *m, msg_cb cb, void *arg)
 		struct nlmsghdr *h;
 
 		n = recv(nl->fd, rbuf, sizeof(rbuf), 0);
+		/* Lost notifications under load are not this request's reply. */
+		if (n < 0 && (errno == ENOBUFS || errno == EINTR))
+			continue;
 		if (n < 0)
 			die("recv: %s", strerror(errno));
 		for (h = (struct nlmsghdr *)rbuf; NLMSG_OK(h, n);
