@@ -27,11 +27,13 @@
  * most MCAST_PEER_TXS transfers per peer sending data (the rest queue;
  * a transfer leaves the window once all its data is acknowledged, so
  * waiting for DONE holds no slot and trees cannot deadlock on each other)
- * and at most MCAST_WIN fragments unacknowledged per transfer and retransmits on a timeout
- * that doubles up to MCAST_RTO_MAX_MS.  Once it has the whole transfer,
- * the receiver delivers locally, forwards its piece from this work item
- * and, when every child transfer has finished, sends DONE with the
- * failures of its subtree; the parent keeps probing (resending the last
+ * and at most MCAST_WIN fragments unacknowledged per transfer and
+ * retransmits on a timeout that doubles up to MCAST_RTO_MAX_MS.  Once the
+ * piece has arrived, the receiver starts its child transfers and relays
+ * each fragment as soon as it holds every byte of it (cut-through); once it
+ * has the whole message it delivers locally and, when every child transfer
+ * has finished, sends DONE with the failures of its subtree (in as many
+ * datagrams as the list needs); the parent keeps probing (resending the last
  * fragment, answered by ACK while busy or DONE when finished) until then.
  * After mn->retries timeouts without an answer the child is declared
  * down (PEER_DOWN event), listed as failed, and its parent takes over the
@@ -40,15 +42,14 @@
  * (ERROR event) and its piece taken over the same way.  Nodes that already
  * got the message from the dead child suppress the duplicate.
  *
- * Fragments are reassembled before forwarding (simple, and a forwarder
- * never relays a message it does not hold whole).  Memory is bounded:
- * MCAST_RX_MEM_MAX bytes of reassembly per node and MCAST_RX_PER_PEER
- * transfers per parent; past them a fragment is not acknowledged, so the
- * parent retransmits later (back-pressure, never silent loss); the
- * receiver answers such a fragment with a BUSY ack, so the parent does
- * not take a busy child for a dead one.  A sender
- * has at most MCAST_INFLIGHT_MAX messages (MCAST_INFLIGHT_BYTES) in
- * flight and blocks (interruptibly) for room.
+ * Memory is bounded: MCAST_RX_MEM_MAX bytes of reassembly per node and
+ * MCAST_RX_PER_PEER transfers per parent; past them a fragment is not
+ * acknowledged, so the parent retransmits later (back-pressure, never
+ * silent loss); the receiver answers such a fragment with a BUSY ack, so
+ * the parent does not take a busy child for a dead one.  A sender has at
+ * most MCAST_INFLIGHT_MAX messages (MCAST_INFLIGHT_BYTES) in flight and
+ * blocks (interruptibly) for room.  Streams idle for stream_idle_ms are
+ * forgotten at both ends.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -56,8 +57,11 @@
 #include <linux/completion.h>
 #include <linux/jiffies.h>
 #include <linux/mm.h>
+#include <linux/random.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/timekeeping.h>
 #include <linux/workqueue.h>
 
 #include "mcast.h"
@@ -116,6 +120,8 @@ struct mcast_job {
 	u32 src, parent, xid, group, step, nsent;
 	u64 seq;
 	u32 msg_len, count, total, nfrags, nrecv;
+	u32 cum;			/* fragments below it all received */
+	bool started;			/* the piece is known, forwarding began */
 	unsigned long *have;		/* fragments received */
 	u8 *pbuf;			/* received piece entries */
 	struct mcast_msg *msg;
@@ -142,6 +148,8 @@ struct mcast_tx {
 	u32 plen, total, nfrags, nacked, next, cum;
 	unsigned long *acked;
 	u32 tries, max_tries;
+	u32 done_parts;			/* DONE datagrams expected (0: none yet) */
+	u64 done_got;			/* the DONE datagrams received */
 	unsigned long rto, deadline;
 	bool queued;			/* waiting for room in the peer's window */
 	bool active;			/* counted in the peer's tx_active */
@@ -152,6 +160,7 @@ struct mcast_rstream {
 	u64 last;			/* seq of the last delivered message */
 	struct list_head held;		/* struct mcast_held, by seq */
 	unsigned long since;
+	unsigned long used;		/* its last message came then */
 };
 
 struct mcast_held {
@@ -163,7 +172,20 @@ struct mcast_held {
 /* Send side: per stream, the last seq sent to each destination. */
 struct mcast_tstream {
 	struct xarray last;
+	unsigned long used;		/* its last send */
 };
+
+/*
+ * A stream idle this long is forgotten at both ends.  It must outlast
+ * every transfer of the stream (a parent gives up on a child after a few
+ * seconds, a receiver remembers a finished transfer for
+ * MCAST_DONE_KEEP_MS), so that nothing of it can still arrive; shorter
+ * values are for tests.
+ */
+static unsigned int stream_idle_ms = 60000;
+module_param(stream_idle_ms, uint, 0644);
+MODULE_PARM_DESC(stream_idle_ms,
+		 "forget a (sender, group) stream's FIFO state after it was idle this many ms (default 60000)");
 
 static u32 mcast_frag_size(struct mcast_net *mn)
 {
@@ -257,8 +279,15 @@ static void mcast_peer_rx_jobs(struct mcast_net *mn, u32 id, int d)
 		p->rx_jobs += d;
 }
 
+static void mcast_tx_free(struct mcast_net *mn, struct mcast_tx *tx);
+
 static void mcast_job_free(struct mcast_net *mn, struct mcast_job *job)
 {
+	struct mcast_tx *tx, *tmp;
+
+	/* A forwarder whose parent gave up mid-transfer still has children. */
+	list_for_each_entry_safe(tx, tmp, &job->txs, link)
+		mcast_tx_free(mn, tx);
 	if (!job->root)
 		xa_erase(&mn->rjobs, (unsigned long)job->parent << 32 | job->xid);
 	if (job->state == JOB_RX) {
@@ -296,26 +325,68 @@ static void mcast_tx_free(struct mcast_net *mn, struct mcast_tx *tx)
 	kfree(tx);
 }
 
-static void mcast_send_done(struct mcast_net *mn, struct mcast_job *job)
+static int mcast_cmp_u32(const void *a, const void *b)
 {
-	u32 room = (mcast_frag_size(mn)) / 4, n = min(job->nfailed, room), i;
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Sorts the failed list and drops repeats: after a takeover a node can be
+ * reported by the dead child's replacement and by a survivor that had
+ * already got the message from it.
+ */
+static void mcast_job_uniq_failed(struct mcast_job *job)
+{
+	u32 i, n = 0;
+
+	sort(job->failed, job->nfailed, sizeof(u32), mcast_cmp_u32, NULL);
+	for (i = 0; i < job->nfailed; i++)
+		if (!n || job->failed[n - 1] != job->failed[i])
+			job->failed[n++] = job->failed[i];
+	job->nfailed = n;
+}
+
+/* Ids per DONE datagram; a longer failed list goes in several parts. */
+static u32 mcast_done_room(struct mcast_net *mn)
+{
+	return mcast_frag_size(mn) / 4;
+}
+
+/* DONE part @part (ids [part * room, ...)) of @job's failed list. */
+static void mcast_send_done_part(struct mcast_net *mn, struct mcast_job *job,
+				 u32 part, __be32 *ids)
+{
+	u32 room = mcast_done_room(mn), first = part * room;
+	u32 n = min(job->nfailed - first, room), i;
 	struct mcw_hdr h;
 	struct kvec v[2];
-	__be32 *ids;
 
-	ids = kmalloc_array(max(n, 1U), 4, GFP_KERNEL);
-	if (!ids)
-		return;		/* the parent's probe asks again */
 	for (i = 0; i < n; i++)
-		ids[i] = cpu_to_be32(job->failed[i]);
+		ids[i] = cpu_to_be32(job->failed[first + i]);
 	mcw_init(&h, mn, MCW_DONE, job->src, job->xid, job->seq);
 	h.group = cpu_to_be32(job->group);
 	h.count = cpu_to_be32(job->nfailed);
-	if (n < job->nfailed || job->trunc)
+	h.frag = cpu_to_be32(part);
+	if (job->trunc)
 		h.flags |= MCW_F_TRUNC;
 	v[0] = (struct kvec){ &h, sizeof(h) };
 	v[1] = (struct kvec){ ids, n * 4 };
 	mcast_xmit(mn, job->parent, v, 2, sizeof(h) + n * 4);
+}
+
+static void mcast_send_done(struct mcast_net *mn, struct mcast_job *job)
+{
+	u32 room = mcast_done_room(mn), part;
+	u32 parts = max(1U, DIV_ROUND_UP(job->nfailed, room));
+	__be32 *ids;
+
+	ids = kmalloc_array(room, 4, GFP_KERNEL);
+	if (!ids)
+		return;		/* the parent's probe asks again */
+	for (part = 0; part < parts; part++)
+		mcast_send_done_part(mn, job, part, ids);
 	kfree(ids);
 }
 
@@ -323,6 +394,7 @@ static void mcast_job_complete(struct mcast_net *mn, struct mcast_job *job)
 {
 	job->state = JOB_DONE;
 	job->stamp = jiffies;
+	mcast_job_uniq_failed(job);
 	if (!job->root) {
 		mcast_job_free_data(job);
 		mcast_send_done(mn, job);
@@ -375,9 +447,37 @@ static void mcast_tx_send_frag(struct mcast_net *mn, struct mcast_tx *tx,
 	mcast_xmit(mn, tx->to, v, nv, sizeof(h) + end - off);
 }
 
+/* Message bytes this node holds from the start: all once it has them all. */
+static u32 mcast_job_held(struct mcast_net *mn, const struct mcast_job *job)
+{
+	u64 got, piece = (u64)job->count * MCW_ENTRY;
+
+	if (job->state != JOB_RX)
+		return job->msg_len;
+	got = min_t(u64, (u64)job->cum * mcast_frag_size(mn), job->total);
+	return got > piece ? got - piece : 0;
+}
+
+/*
+ * Fragments of @tx this node can send now.  A forwarder relays while it
+ * still receives (cut-through): a child fragment goes out once every byte
+ * in it has arrived here, so the tree pipelines a long message instead of
+ * costing one message time per level.
+ */
+static u32 mcast_tx_ready(struct mcast_net *mn, const struct mcast_tx *tx)
+{
+	u32 held = mcast_job_held(mn, tx->job);
+
+	if (held == tx->job->msg_len)
+		return tx->nfrags;
+	return (tx->plen + held) / mcast_frag_size(mn);
+}
+
 static void mcast_tx_pump(struct mcast_net *mn, struct mcast_tx *tx)
 {
-	while (tx->next < tx->nfrags && tx->next - tx->nacked < MCAST_WIN)
+	u32 ready = mcast_tx_ready(mn, tx);
+
+	while (tx->next < ready && tx->next - tx->nacked < MCAST_WIN)
 		mcast_tx_send_frag(mn, tx, tx->next++);
 }
 
@@ -544,6 +644,11 @@ static void mcast_tx_timer(struct mcast_net *mn, struct mcast_tx *tx)
 	}
 	if (time_before(jiffies, tx->deadline))
 		return;
+	if (tx->nacked == tx->next && tx->next < tx->nfrags) {
+		/* All sent is acknowledged; the rest has not reached us yet. */
+		mcast_tx_progress(mn, tx);
+		return;
+	}
 	if (++tx->tries > tx->max_tries) {
 		mcast_tx_fail(mn, tx);
 		return;
@@ -596,20 +701,42 @@ static void mcast_rx_ack(struct mcast_net *mn, const struct mcw_hdr *h,
 		mcast_tx_inactive(mn, tx);	/* now only waits for DONE */
 }
 
+/*
+ * A DONE part: the child's subtree is finished; the failed list comes in
+ * DIV_ROUND_UP(count, room) parts (at least one), each taken once.
+ */
 static void mcast_rx_done(struct mcast_net *mn, const struct mcw_hdr *h,
 			  const void *body, size_t blen, u32 from)
 {
 	struct mcast_tx *tx = xa_load(&mn->txs, be32_to_cpu(h->xid));
-	u32 n = be32_to_cpu(h->count), i;
+	u32 count = be32_to_cpu(h->count), part = be32_to_cpu(h->frag);
+	u32 room = mcast_done_room(mn), parts, first, n, i;
 	struct mcast_job *job;
 
 	if (!tx || tx->to != from)
 		return;
 	job = tx->job;
+	parts = max(1U, DIV_ROUND_UP(count, room));
+	if (parts > 64) {
+		parts = 64;	/* more than a tree can fail: keep what fits */
+		job->trunc = true;
+	}
+	if (tx->done_parts && tx->done_parts != parts)
+		return;		/* not the list the earlier parts began */
+	if (part >= parts || tx->done_got & BIT_ULL(part))
+		return;
+	tx->done_parts = parts;
+	tx->done_got |= BIT_ULL(part);
+	first = part * room;
+	n = min(count - first, room);
 	for (i = 0; i < n && (i + 1) * 4 <= blen; i++)
 		mcast_job_add_failed(job, get_unaligned_be32(body + i * 4));
 	if (i < n || h->flags & MCW_F_TRUNC)
 		job->trunc = true;
+	if (tx->done_got != GENMASK_ULL(parts - 1, 0)) {
+		mcast_tx_progress(mn, tx);	/* alive: the rest is coming */
+		return;
+	}
 	mcast_tx_free(mn, tx);
 	job->pending--;
 	mcast_job_check(mn, job);
@@ -648,6 +775,55 @@ static void mcast_stream_drain(struct mcast_net *mn, struct mcast_rstream *st,
 	}
 }
 
+/*
+ * What a new stream from @src may take as delivered: the last seq of any
+ * stream of @src that was forgotten.  That message is older than
+ * stream_idle_ms, so every message sent before it has arrived or never
+ * will; a new stream's first message may name one of them as its prev.
+ */
+static u64 mcast_rx_floor(struct mcast_net *mn, u32 src)
+{
+	void *e = xa_load(&mn->rx_floor, src);
+
+	return e ? xa_to_value(e) : 0;
+}
+
+static int mcast_rx_floor_raise(struct mcast_net *mn, u32 src, u64 seq)
+{
+	if (seq <= mcast_rx_floor(mn, src))
+		return 0;
+	return xa_err(xa_store(&mn->rx_floor, src, xa_mk_value(seq),
+			       GFP_KERNEL));
+}
+
+/* Forgets idle streams, so their state does not grow without bound. */
+static void mcast_streams_expire(struct mcast_net *mn)
+{
+	unsigned long idle = msecs_to_jiffies(READ_ONCE(stream_idle_ms));
+	struct mcast_rstream *st;
+	struct mcast_tstream *ts;
+	unsigned long id;
+
+	if (time_before(jiffies, mn->streams_checked + HZ))
+		return;		/* once a second is enough */
+	mn->streams_checked = jiffies;
+	xa_for_each(&mn->rx_streams, id, st) {
+		if (!list_empty(&st->held) ||
+		    time_before(jiffies, st->used + idle) ||
+		    mcast_rx_floor_raise(mn, id >> 32, st->last))
+			continue;
+		xa_erase(&mn->rx_streams, id);
+		kfree(st);
+	}
+	xa_for_each(&mn->tx_streams, id, ts) {
+		if (time_before(jiffies, ts->used + idle))
+			continue;
+		xa_erase(&mn->tx_streams, id);
+		xa_destroy(&ts->last);
+		kfree(ts);
+	}
+}
+
 /* FIFO per (sender, group): deliver @msg after its @prev, exactly once. */
 static void mcast_rx_deliver(struct mcast_net *mn, struct mcast_msg *msg,
 			     u64 prev)
@@ -665,7 +841,9 @@ static void mcast_rx_deliver(struct mcast_net *mn, struct mcast_msg *msg,
 			return;
 		}
 		INIT_LIST_HEAD(&st->held);
+		st->last = mcast_rx_floor(mn, msg->src_node);
 	}
+	st->used = jiffies;
 	if (msg->seq <= st->last)
 		goto dup;
 	list_for_each_entry(pos, &st->held, link)
@@ -707,20 +885,20 @@ static void mcast_send_ack(struct mcast_net *mn, struct mcast_job *job,
 
 	mcw_init(&h, mn, MCW_ACK, job->src, job->xid, job->seq);
 	h.frag = cpu_to_be32(frag);
-	h.cum = cpu_to_be32(job->state == JOB_RX ?
-			    find_first_zero_bit(job->have, job->nfrags) :
-			    job->nfrags);
+	h.cum = cpu_to_be32(job->state == JOB_RX ? job->cum : job->nfrags);
 	mcast_xmit(mn, job->parent, &v, 1, sizeof(h));
 }
 
-/* The whole transfer is here: deliver, then forward the piece. */
-static void mcast_job_received(struct mcast_net *mn, struct mcast_job *job)
+/*
+ * The piece (the list at the head of the transfer) is here: forward it
+ * while the message is still arriving.  A piece not headed by this node
+ * was misaddressed: take the message, forward and deliver nothing.
+ */
+static void mcast_job_start(struct mcast_net *mn, struct mcast_job *job)
 {
 	u32 i;
 
-	mn->rx_mem -= job->total;
-	mcast_peer_rx_jobs(mn, job->parent, -1);
-	job->state = JOB_FWD;
+	job->started = true;
 	job->nodes = kvmalloc_array(job->count, sizeof(u32), GFP_KERNEL);
 	job->prevs = kvmalloc_array(job->count, sizeof(u64), GFP_KERNEL);
 	if (!job->nodes || !job->prevs) {
@@ -732,26 +910,49 @@ static void mcast_job_received(struct mcast_net *mn, struct mcast_job *job)
 		for (i = 1; i < job->count; i++)
 			mcast_job_add_failed(job, get_unaligned_be32(job->pbuf +
 							i * MCW_ENTRY));
-		mcast_job_check(mn, job);
 		return;
 	}
 	for (i = 0; i < job->count; i++) {
 		job->nodes[i] = get_unaligned_be32(job->pbuf + i * MCW_ENTRY);
 		job->prevs[i] = get_unaligned_be64(job->pbuf + i * MCW_ENTRY + 4);
 	}
-	kvfree(job->pbuf);
+	kvfree(job->pbuf);	/* the fragments holding it are all in */
 	job->pbuf = NULL;
+	if (job->nodes[0] == mn->node_id)
+		mcast_job_spread(mn, job, job->nodes, job->prevs, job->count);
+}
+
+/* The whole transfer is here: deliver it locally. */
+static void mcast_job_received(struct mcast_net *mn, struct mcast_job *job)
+{
+	mn->rx_mem -= job->total;
+	mcast_peer_rx_jobs(mn, job->parent, -1);
+	job->state = JOB_FWD;
 	kvfree(job->have);
 	job->have = NULL;
-	if (job->nodes[0] == mn->node_id) {
-		job->msg->group = job->group;
-		job->msg->src_node = job->src;
-		job->msg->seq = job->seq;
-		job->msg->step = job->step;
-		job->msg->from_node = job->parent;
-		mcast_rx_deliver(mn, job->msg, job->prevs[0]);
-		mcast_job_spread(mn, job, job->nodes, job->prevs, job->count);
-	}
+	if (!job->nodes || job->nodes[0] != mn->node_id)
+		return;
+	job->msg->group = job->group;
+	job->msg->src_node = job->src;
+	job->msg->seq = job->seq;
+	job->msg->step = job->step;
+	job->msg->from_node = job->parent;
+	mcast_rx_deliver(mn, job->msg, job->prevs[0]);
+}
+
+/* A fragment came in: start forwarding, deliver, feed the children. */
+static void mcast_job_advance(struct mcast_net *mn, struct mcast_job *job)
+{
+	struct mcast_tx *tx;
+
+	if (!job->started &&
+	    (u64)job->cum * mcast_frag_size(mn) >= (u64)job->count * MCW_ENTRY)
+		mcast_job_start(mn, job);
+	if (job->nrecv == job->nfrags)
+		mcast_job_received(mn, job);
+	list_for_each_entry(tx, &job->txs, link)
+		if (tx->active)
+			mcast_tx_pump(mn, tx);
 	mcast_job_check(mn, job);
 }
 
@@ -803,6 +1004,15 @@ static struct mcast_job *mcast_job_new_rx(struct mcast_net *mn,
 	return job;
 }
 
+static bool mcast_job_matches(const struct mcast_job *job,
+			      const struct mcw_hdr *h)
+{
+	return job->src == be32_to_cpu(h->src) &&
+	       job->seq == be64_to_cpu(h->seq) &&
+	       job->count == be32_to_cpu(h->count) &&
+	       job->msg_len == be32_to_cpu(h->msg_len);
+}
+
 static void mcast_rx_data(struct mcast_net *mn, const struct mcw_hdr *h,
 			  const u8 *body, size_t blen, u32 from)
 {
@@ -811,6 +1021,11 @@ static void mcast_rx_data(struct mcast_net *mn, const struct mcw_hdr *h,
 	u32 frag = be32_to_cpu(h->frag), fs = mcast_frag_size(mn);
 	u32 off, end, c;
 
+	if (job && !mcast_job_matches(job, h)) {
+		/* The parent restarted and reused the id: that transfer is over. */
+		mcast_job_free(mn, job);
+		job = NULL;
+	}
 	if (!job) {
 		job = mcast_job_new_rx(mn, h, from);
 		if (!job)
@@ -826,10 +1041,7 @@ static void mcast_rx_data(struct mcast_net *mn, const struct mcw_hdr *h,
 			return;
 		}
 	}
-	if (job->src != be32_to_cpu(h->src) ||
-	    job->seq != be64_to_cpu(h->seq) ||
-	    job->count != be32_to_cpu(h->count) ||
-	    job->msg_len != be32_to_cpu(h->msg_len) || frag >= job->nfrags)
+	if (frag >= job->nfrags)
 		return;
 	if (job->state != JOB_RX) {
 		atomic64_inc(&mn->stats.dups);
@@ -858,10 +1070,11 @@ static void mcast_rx_data(struct mcast_net *mn, const struct mcw_hdr *h,
 	}
 	set_bit(frag, job->have);
 	job->nrecv++;
+	while (job->cum < job->nfrags && test_bit(job->cum, job->have))
+		job->cum++;
 	job->stamp = jiffies;
 	mcast_send_ack(mn, job, frag);
-	if (job->nrecv == job->nfrags)
-		mcast_job_received(mn, job);
+	mcast_job_advance(mn, job);
 }
 
 void mcast_data_rx(struct mcast_net *mn, const void *buf, size_t len)
@@ -927,12 +1140,14 @@ static void mcast_timer_work(struct work_struct *w)
 			mcast_stream_drain(mn, st, true);	/* skip a gap */
 		again |= !list_empty(&st->held);
 	}
+	mcast_streams_expire(mn);
 	again |= !xa_empty(&mn->txs);
 	list_for_each_entry(job, &mn->jobs, link)
 		again |= job->state == JOB_RX;
 	if (again) {
 		mcast_arm(mn);
-	} else if (!list_empty(&mn->jobs)) {
+	} else if (!list_empty(&mn->jobs) || !xa_empty(&mn->rx_streams) ||
+		   !xa_empty(&mn->tx_streams)) {
 		mn->slow_tick = true;
 		queue_delayed_work(mcast_wq, &mn->timer_work, MCAST_IDLE_TICK);
 	}
@@ -952,6 +1167,7 @@ static struct mcast_tstream *mcast_tstream(struct mcast_net *mn, u32 group)
 	if (!ts)
 		return NULL;
 	xa_init(&ts->last);
+	ts->used = jiffies;
 	if (xa_err(xa_store(&mn->tx_streams, group, ts, GFP_KERNEL))) {
 		kfree(ts);
 		return NULL;
@@ -993,14 +1209,15 @@ static void mcast_collect_failed(struct mcast_job *job,
 	struct mcast_tx *tx;
 	u32 i;
 
-	for (i = 0; i < job->nfailed; i++, ctx->nfailed++)
-		if (ctx->nfailed < ctx->nfailed_room)
-			ctx->failed[ctx->nfailed] = job->failed[i];
 	/* Timed out: whatever is still pending counts as failed. */
 	list_for_each_entry(tx, &job->txs, link)
-		for (i = 0; i < tx->len; i++, ctx->nfailed++)
-			if (ctx->nfailed < ctx->nfailed_room)
-				ctx->failed[ctx->nfailed] = tx->nodes[i];
+		for (i = 0; i < tx->len; i++)
+			mcast_job_add_failed(job, tx->nodes[i]);
+	mcast_job_uniq_failed(job);
+	ctx->nfailed = job->nfailed;
+	if (ctx->failed && job->nfailed)
+		memcpy(ctx->failed, job->failed,
+		       min(job->nfailed, ctx->nfailed_room) * sizeof(u32));
 }
 
 int mcast_data_send(struct mcast_file *f, struct mcast_msg *msg, u32 group,
@@ -1077,6 +1294,7 @@ int mcast_data_send(struct mcast_file *f, struct mcast_msg *msg, u32 group,
 	err = -ENOMEM;
 	if (!job || !ts)
 		goto fail_job;
+	ts->used = jiffies;
 	job->nodes = kvmalloc_array(m, sizeof(u32), GFP_KERNEL);
 	job->prevs = kvmalloc_array(m, sizeof(u64), GFP_KERNEL);
 	if (!job->nodes || !job->prevs)
@@ -1167,10 +1385,19 @@ void mcast_data_init_net(struct mcast_net *mn)
 	mcast_udp_init_net(mn);
 	INIT_DELAYED_WORK(&mn->timer_work, mcast_timer_work);
 	INIT_LIST_HEAD(&mn->jobs);
+	/*
+	 * Message seqs start from the wall clock (seconds << 20) and transfer
+	 * ids at random, so a restarted node (module reload, new netns) is
+	 * not taken for a stale duplicate of its previous life by receivers
+	 * that still remember it, unless it sent 2^20 messages per second.
+	 */
+	atomic64_set(&mn->seq, (u64)ktime_get_real_seconds() << 20);
+	mn->next_xid = get_random_u32();
 	xa_init(&mn->rjobs);
 	xa_init_flags(&mn->txs, XA_FLAGS_ALLOC1);
 	xa_init(&mn->tx_streams);
 	xa_init(&mn->rx_streams);
+	xa_init(&mn->rx_floor);
 	init_waitqueue_head(&mn->send_wq);
 }
 
@@ -1215,5 +1442,6 @@ void mcast_data_exit_net(struct mcast_net *mn)
 	xa_destroy(&mn->txs);
 	xa_destroy(&mn->tx_streams);
 	xa_destroy(&mn->rx_streams);
+	xa_destroy(&mn->rx_floor);
 	mutex_unlock(&mn->lock);
 }

@@ -160,6 +160,8 @@ struct mcast_net {
 	u32 next_xid;
 	struct xarray tx_streams;	/* group -> per-destination last seq */
 	struct xarray rx_streams;	/* (src, group) -> FIFO state */
+	struct xarray rx_floor;		/* src -> seq of forgotten streams */
+	unsigned long streams_checked;	/* last look for idle streams */
 	u64 rx_mem;			/* bytes held by reassembly */
 	u32 inflight;			/* root jobs not yet complete */
 	u64 inflight_bytes;
