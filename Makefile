@@ -11,6 +11,7 @@
 #   make demo            a few `mcastctl plan` examples from the dissertation
 #   make demo-cluster    a 16-node torus cluster in a QEMU guest: multicasts,
 #                        receivers, steps, statistics (tests/vm/demo.sh)
+#   make bench-cluster   mcastperf on 16- and 64-node tori in the guest
 #   make bench           build and run the benchmarks
 #   make module          mcast.ko only (fails without kernel headers)
 #   make modules_install install mcast.ko under $(INSTALL_MOD_PATH)/lib/modules/
@@ -337,6 +338,13 @@ demo: $(B)/mcastctl
 .PHONY: demo-cluster
 demo-cluster: userspace
 	$(Q)tests/vm/run.sh --demo
+
+# mcastperf on 16- and 64-node tori in the QEMU guest (tests/vm/bench.sh):
+# U-torus against separate addressing, CSV and ratios.  Takes long (TCG).
+.PHONY: bench-cluster
+bench-cluster: userspace
+	$(Q)VM_TIMEOUT=$${VM_TIMEOUT:-7200} TEST_TIMEOUT=$${TEST_TIMEOUT:-7000} \
+		tests/vm/run.sh --bench
 
 # The testbed and benchmark tools (not part of `make install`).
 .PHONY: install-tools

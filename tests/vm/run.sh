@@ -14,6 +14,7 @@ usage() {
 	cat <<EOF
 usage: tests/vm/run.sh [--kernel VER] [--keep] [--shell] [TEST...]
        tests/vm/run.sh --demo [--kernel VER]
+       tests/vm/run.sh --bench [--kernel VER]
 
   --kernel VER  only this kernel (default: every VER with /boot/vmlinuz-VER
                 and /lib/modules/VER/build)
@@ -23,6 +24,9 @@ usage: tests/vm/run.sh [--kernel VER] [--keep] [--shell] [TEST...]
   --demo        boot one kernel and run tests/vm/demo.sh in it (a 16-node
                 torus of network namespaces, multicasts, statistics), print
                 what it printed and power off
+  --bench       the same with tests/vm/bench.sh: mcastperf on a 4x4 and an
+                8x8 torus, U-torus against separate addressing (slow: set
+                VM_TIMEOUT and TEST_TIMEOUT, as make bench-cluster does)
   TEST          guest tests to run, e.g. module_load (default: all of
                 tests/vm/guest/*.t)
 
@@ -69,7 +73,7 @@ ntests=0
 nfailed=0
 keep=0
 shell=0
-demo=0
+demo=''	# the script run_demo runs: demo or bench
 kernels=()
 tests=()
 timings=()
@@ -122,7 +126,8 @@ parse_args() {
 		--kernel=*) kernels=("${1#--kernel=}"); shift ;;
 		--keep) keep=1; shift ;;
 		--shell) shell=1; shift ;;
-		--demo) demo=1; shift ;;
+		--demo) demo=demo; shift ;;
+		--bench) demo=bench; shift ;;
 		-h | --help) usage; exit 0 ;;
 		--) shift; tests+=("$@"); break ;;
 		-*) usage >&2; exit 2 ;;
@@ -154,14 +159,14 @@ select_tests() {
 preflight() {
 	local ver
 	if ! command -v "$QEMU" > /dev/null; then
-		[ "$demo" = 0 ] || die "$QEMU not installed (apt-get install qemu-system-x86)"
+		[ -z "$demo" ] || die "$QEMU not installed (apt-get install qemu-system-x86)"
 		echo "1..0 # SKIP $QEMU not installed (apt-get install qemu-system-x86)"
 		exit 0
 	fi
 	if [ ${#kernels[@]} -eq 0 ]; then
 		mapfile -t kernels < <(installed_kernels)
 		if [ ${#kernels[@]} -eq 0 ]; then
-			[ "$demo" = 0 ] || die "no kernel with /boot/vmlinuz-VER and /lib/modules/VER/build" \
+			[ -z "$demo" ] || die "no kernel with /boot/vmlinuz-VER and /lib/modules/VER/build" \
 				"(apt-get install linux-image-amd64 linux-headers-amd64)"
 			echo "1..0 # SKIP no kernel with /boot/vmlinuz-VER and /lib/modules/VER/build" \
 			     "(apt-get install linux-image-amd64 linux-headers-amd64)"
@@ -400,42 +405,43 @@ run_shell() {
 		-append "$APPEND mcast_shell=1"
 }
 
-# Boots the first kernel with tests/vm/demo.sh as its only test (guest/init
-# runs /tests/*.t and prints their output and the kernel log between its
-# markers), then prints the demo's output and checks the kernel log.
+# Boots the first kernel with tests/vm/$demo.sh as its only test
+# (guest/init runs /tests/*.t and prints their output and the kernel log
+# between its markers), then prints the script's output and checks the
+# kernel log.
 run_demo() {
-	local ver=${kernels[0]} dir=$OUT/demo qrc=0 rc bad
+	local ver=${kernels[0]} dir=$OUT/$demo qrc=0 rc bad
 	[ ${#kernels[@]} -eq 1 ] || echo "booting $ver (choose with --kernel)" >&2
 	mkdir -p "$dir"
-	echo "mcast demo: building the programs and mcast.ko for $ver" >&2
+	echo "mcast $demo: building the programs and mcast.ko for $ver" >&2
 	make -C "$REPO" userspace > "$OUT/userspace.log" 2>&1 ||
 		die "make userspace failed, see $OUT/userspace.log"
 	build_module "$ver" "$dir" > /dev/null || die "mcast.ko does not build: $dir/build.log"
 	tests=()
 	stage_rootfs "$ver" "$dir/root" "$dir/mcast.ko"
-	cp "$HERE/demo.sh" "$dir/root/tests/demo.t"
+	cp "$HERE/$demo.sh" "$dir/root/tests/$demo.t"
 	pack_initramfs "$dir/root" "$dir/initramfs.cpio.gz"
-	echo "mcast demo: booting Linux $ver under QEMU (TCG); console: $dir/console.log" >&2
+	echo "mcast $demo: booting Linux $ver under QEMU (TCG); console: $dir/console.log" >&2
 	boot "$ver" "$dir/initramfs.cpio.gz" "$dir/console.log" || qrc=$?
 	tr -d '\r' < "$dir/console.log" > "$dir/console.txt"
-	awk -v m="$MARK" '
-		$0 == m " TEST demo.t" { on = 1; next }
-		index($0, m " TEST-END demo.t") == 1 { on = 0 }
+	awk -v m="$MARK" -v d="$demo" '
+		$0 == m " TEST " d ".t" { on = 1; next }
+		index($0, m " TEST-END " d ".t") == 1 { on = 0 }
 		on' "$dir/console.txt"
-	rc=$(sed -n "s/^$MARK TEST-END demo.t rc=\([0-9]*\).*/\1/p" "$dir/console.txt")
+	rc=$(sed -n "s/^$MARK TEST-END $demo.t rc=\([0-9]*\).*/\1/p" "$dir/console.txt")
 	if [ -z "$rc" ]; then
-		echo "mcast demo: the guest did not finish (QEMU status $qrc); see $dir/console.log" >&2
+		echo "mcast $demo: the guest did not finish (QEMU status $qrc); see $dir/console.log" >&2
 		tail -n 20 "$dir/console.txt" >&2
 		exit 1
 	fi
 	bad=$(awk -v m="$MARK" '$0 == m " DMESG-BEGIN" { on = 1; next }
 		$0 == m " DMESG-END" { on = 0 } on' "$dir/console.txt" | grep -E "$BAD_LOG" || true)
 	if [ -n "$bad" ]; then
-		echo "mcast demo: the guest kernel log reports a problem:" >&2
+		echo "mcast $demo: the guest kernel log reports a problem:" >&2
 		printf '%s\n' "$bad" >&2
 		exit 1
 	fi
-	echo "mcast demo: done (guest kernel log clean)" >&2
+	echo "mcast $demo: done (guest kernel log clean)" >&2
 	[ "$rc" = 0 ] || exit 1
 	exit 0
 }
@@ -453,7 +459,7 @@ main() {
 	if [ "$shell" = 1 ]; then
 		run_shell
 	fi
-	if [ "$demo" = 1 ]; then
+	if [ -n "$demo" ]; then
 		run_demo
 	fi
 	t0=$(now_ms)
