@@ -187,6 +187,24 @@ module_param(stream_idle_ms, uint, 0644);
 MODULE_PARM_DESC(stream_idle_ms,
 		 "forget a (sender, group) stream's FIFO state after it was idle this many ms (default 60000)");
 
+/* Allocations of the data path's objects, counted in mcast_live[]. */
+static void *mcast_obj_zalloc(size_t size, enum mcast_obj kind)
+{
+	void *p = kzalloc(size, GFP_KERNEL);
+
+	if (p)
+		atomic_long_inc(&mcast_live[kind]);
+	return p;
+}
+
+static void mcast_obj_free(void *p, enum mcast_obj kind)
+{
+	if (!p)
+		return;
+	atomic_long_dec(&mcast_live[kind]);
+	kfree(p);
+}
+
 static u32 mcast_frag_size(struct mcast_net *mn)
 {
 	return mn->tp->max_payload - sizeof(struct mcw_hdr);
@@ -297,7 +315,7 @@ static void mcast_job_free(struct mcast_net *mn, struct mcast_job *job)
 	list_del(&job->link);
 	mcast_job_free_data(job);
 	kfree(job->failed);
-	kfree(job);
+	mcast_obj_free(job, MCAST_OBJ_JOB);
 }
 
 /* The transfer leaves its peer's window (all its data is acknowledged). */
@@ -322,7 +340,7 @@ static void mcast_tx_free(struct mcast_net *mn, struct mcast_tx *tx)
 	kvfree(tx->prevs);
 	kvfree(tx->pbuf);
 	kvfree(tx->acked);
-	kfree(tx);
+	mcast_obj_free(tx, MCAST_OBJ_TX);
 }
 
 static int mcast_cmp_u32(const void *a, const void *b)
@@ -534,7 +552,7 @@ static void mcast_tx_start(struct mcast_net *mn, struct mcast_job *job,
 		mcast_takeover(mn, job, nodes, prevs, len);
 		return;
 	}
-	tx = kzalloc(sizeof(*tx), GFP_KERNEL);
+	tx = mcast_obj_zalloc(sizeof(*tx), MCAST_OBJ_TX);
 	if (!tx)
 		goto nomem;
 	tx->job = job;
@@ -582,7 +600,7 @@ nomem_tx:
 	kvfree(tx->prevs);
 	kvfree(tx->pbuf);
 	kvfree(tx->acked);
-	kfree(tx);
+	mcast_obj_free(tx, MCAST_OBJ_TX);
 nomem:
 	/* Reported, not lost silently: every node of the piece failed. */
 	for (i = 0; i < len; i++)
@@ -813,14 +831,14 @@ static void mcast_streams_expire(struct mcast_net *mn)
 		    mcast_rx_floor_raise(mn, id >> 32, st->last))
 			continue;
 		xa_erase(&mn->rx_streams, id);
-		kfree(st);
+		mcast_obj_free(st, MCAST_OBJ_STREAM);
 	}
 	xa_for_each(&mn->tx_streams, id, ts) {
 		if (time_before(jiffies, ts->used + idle))
 			continue;
 		xa_erase(&mn->tx_streams, id);
 		xa_destroy(&ts->last);
-		kfree(ts);
+		mcast_obj_free(ts, MCAST_OBJ_STREAM);
 	}
 }
 
@@ -833,10 +851,10 @@ static void mcast_rx_deliver(struct mcast_net *mn, struct mcast_msg *msg,
 	struct mcast_held *hd, *pos;
 
 	if (!st) {
-		st = kzalloc(sizeof(*st), GFP_KERNEL);
+		st = mcast_obj_zalloc(sizeof(*st), MCAST_OBJ_STREAM);
 		if (!st || xa_err(xa_store(&mn->rx_streams, key, st,
 					   GFP_KERNEL))) {
-			kfree(st);
+			mcast_obj_free(st, MCAST_OBJ_STREAM);
 			mcast_deliver_now(mn, msg);	/* no order, no loss */
 			return;
 		}
@@ -970,7 +988,7 @@ static struct mcast_job *mcast_job_new_rx(struct mcast_net *mn,
 	if (mn->rx_mem + total > MCAST_RX_MEM_MAX ||
 	    p->rx_jobs >= MCAST_RX_PER_PEER)
 		return ERR_PTR(-ENOBUFS);	/* the parent tries again later */
-	job = kzalloc(sizeof(*job), GFP_KERNEL);
+	job = mcast_obj_zalloc(sizeof(*job), MCAST_OBJ_JOB);
 	if (!job)
 		return NULL;
 	INIT_LIST_HEAD(&job->txs);
@@ -993,7 +1011,7 @@ static struct mcast_job *mcast_job_new_rx(struct mcast_net *mn,
 	    xa_insert(&mn->rjobs, (unsigned long)from << 32 | job->xid, job,
 		      GFP_KERNEL)) {
 		mcast_job_free_data(job);
-		kfree(job);
+		mcast_obj_free(job, MCAST_OBJ_JOB);
 		return NULL;
 	}
 	job->stamp = jiffies;
@@ -1163,13 +1181,13 @@ static struct mcast_tstream *mcast_tstream(struct mcast_net *mn, u32 group)
 
 	if (ts)
 		return ts;
-	ts = kzalloc(sizeof(*ts), GFP_KERNEL);
+	ts = mcast_obj_zalloc(sizeof(*ts), MCAST_OBJ_STREAM);
 	if (!ts)
 		return NULL;
 	xa_init(&ts->last);
 	ts->used = jiffies;
 	if (xa_err(xa_store(&mn->tx_streams, group, ts, GFP_KERNEL))) {
-		kfree(ts);
+		mcast_obj_free(ts, MCAST_OBJ_STREAM);
 		return NULL;
 	}
 	return ts;
@@ -1290,7 +1308,7 @@ int mcast_data_send(struct mcast_file *f, struct mcast_msg *msg, u32 group,
 	if (err)
 		goto out;
 	ts = mcast_tstream(mn, group);
-	job = kzalloc(sizeof(*job), GFP_KERNEL);
+	job = mcast_obj_zalloc(sizeof(*job), MCAST_OBJ_JOB);
 	err = -ENOMEM;
 	if (!job || !ts)
 		goto fail_job;
@@ -1350,7 +1368,7 @@ fail_job:
 	if (job) {
 		kvfree(job->nodes);
 		kvfree(job->prevs);
-		kfree(job);
+		mcast_obj_free(job, MCAST_OBJ_JOB);
 	}
 out:
 	mutex_unlock(&mn->lock);
@@ -1429,14 +1447,14 @@ void mcast_data_exit_net(struct mcast_net *mn)
 		mcast_job_free(mn, job);
 	xa_for_each(&mn->tx_streams, id, ts) {
 		xa_destroy(&ts->last);
-		kfree(ts);
+		mcast_obj_free(ts, MCAST_OBJ_STREAM);
 	}
 	xa_for_each(&mn->rx_streams, id, st) {
 		list_for_each_entry_safe(hd, htmp, &st->held, link) {
 			mcast_msg_put(hd->msg);
 			kfree(hd);
 		}
-		kfree(st);
+		mcast_obj_free(st, MCAST_OBJ_STREAM);
 	}
 	xa_destroy(&mn->rjobs);
 	xa_destroy(&mn->txs);

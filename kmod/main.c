@@ -185,6 +185,27 @@ err_wq:
 	return err;
 }
 
+atomic_long_t mcast_live[MCAST_OBJ_KINDS];
+
+/* Every object must be gone by now: say so loudly if one is not. */
+static void mcast_check_leaks(void)
+{
+	static const char * const kind[MCAST_OBJ_KINDS] = {
+		[MCAST_OBJ_MSG] = "messages",
+		[MCAST_OBJ_JOB] = "jobs",
+		[MCAST_OBJ_TX] = "transfers",
+		[MCAST_OBJ_STREAM] = "streams",
+	};
+	long n;
+	int i;
+
+	for (i = 0; i < MCAST_OBJ_KINDS; i++) {
+		n = atomic_long_read(&mcast_live[i]);
+		if (n)
+			pr_err("leaked %ld %s at unload\n", n, kind[i]);
+	}
+}
+
 static void __exit mcast_exit(void)
 {
 	mcast_dev_exit();
@@ -192,6 +213,7 @@ static void __exit mcast_exit(void)
 	mcast_genl_exit();
 	mcast_net_exit();
 	destroy_workqueue(mcast_wq);
+	mcast_check_leaks();
 }
 
 module_init(mcast_init);

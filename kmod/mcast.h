@@ -208,6 +208,20 @@ void mcast_notify_overflow(struct mcast_net *mn, u32 group, pid_t tgid,
 void mcast_notify_data(struct mcast_net *mn, u8 cmd, u32 node, u32 group,
 		       u64 seq, int err);
 
+/*
+ * Live objects of each kind, over all nodes; at module unload every count
+ * must be back to 0 (main.c reports a leak in the kernel log).
+ */
+enum mcast_obj {
+	MCAST_OBJ_MSG,		/* struct mcast_msg */
+	MCAST_OBJ_JOB,		/* a node's part in one message */
+	MCAST_OBJ_TX,		/* one transfer to a child */
+	MCAST_OBJ_STREAM,	/* FIFO state of a (sender, group) stream */
+	MCAST_OBJ_KINDS
+};
+
+extern atomic_long_t mcast_live[MCAST_OBJ_KINDS];
+
 /* data.c */
 extern struct workqueue_struct *mcast_wq;
 void mcast_data_init_net(struct mcast_net *mn);

@@ -177,13 +177,16 @@ struct mcast_msg *mcast_msg_alloc(u32 len)
 		return NULL;
 	refcount_set(&msg->ref, 1);
 	msg->len = len;
+	atomic_long_inc(&mcast_live[MCAST_OBJ_MSG]);
 	return msg;
 }
 
 void mcast_msg_put(struct mcast_msg *msg)
 {
-	if (refcount_dec_and_test(&msg->ref))
+	if (refcount_dec_and_test(&msg->ref)) {
+		atomic_long_dec(&mcast_live[MCAST_OBJ_MSG]);
 		kvfree(msg);
+	}
 }
 
 static void mcast_stats_rx(struct mcast_stats *s, u32 len)
