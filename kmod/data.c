@@ -1203,6 +1203,12 @@ static bool mcast_room(struct mcast_net *mn, u32 len)
 		READ_ONCE(mn->inflight_bytes) + len <= MCAST_INFLIGHT_BYTES);
 }
 
+/* poll()'s EPOLLOUT: a send of any size would be taken without waiting. */
+bool mcast_data_writable(struct mcast_net *mn)
+{
+	return mcast_room(mn, MCAST_MAX_MSG);
+}
+
 /* Sorted @base[0..m-1] with @self added if absent, into a new array. */
 static u32 *mcast_chain_with(const u32 *base, u32 m, u32 self, u32 *outm)
 {

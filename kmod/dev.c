@@ -377,11 +377,14 @@ static ssize_t mcast_read(struct file *file, char __user *buf, size_t count,
 static __poll_t mcast_poll(struct file *file, poll_table *pt)
 {
 	struct mcast_file *f = file->private_data;
-	__poll_t mask = EPOLLOUT | EPOLLWRNORM;
+	__poll_t mask = 0;
 
 	poll_wait(file, &f->wq, pt);
+	poll_wait(file, &f->mn->send_wq, pt);
 	if (mcast_file_readable(f))
 		mask |= EPOLLIN | EPOLLRDNORM;
+	if (mcast_data_writable(f->mn))
+		mask |= EPOLLOUT | EPOLLWRNORM;
 	return mask;
 }
 

@@ -40,6 +40,7 @@
 #include "topology.h"
 
 #define MCAST_RXQ_LIMIT		256	/* messages queued per file */
+#define MCAST_RXQ_BYTES		(64u << 20)	/* and their bytes */
 #define MCAST_DEFAULT_PORT	7447
 #define MCAST_DEFAULT_RTO_MS	200
 #define MCAST_DEFAULT_RETRIES	6
@@ -120,6 +121,7 @@ struct mcast_file {
 	spinlock_t rx_lock;
 	struct list_head rxq;		/* struct mcast_rxent */
 	u32 rxq_len;
+	u64 rxq_bytes;
 	u32 dropped;			/* since the last receive */
 	wait_queue_head_t wq;
 	pid_t tgid;
@@ -226,6 +228,8 @@ extern atomic_long_t mcast_live[MCAST_OBJ_KINDS];
 extern struct workqueue_struct *mcast_wq;
 void mcast_data_init_net(struct mcast_net *mn);
 void mcast_data_exit_net(struct mcast_net *mn);
+/* The node has room for a send of any size (poll's EPOLLOUT). */
+bool mcast_data_writable(struct mcast_net *mn);
 /* (Re)opens the node's transport on mn->port; under mn->lock. */
 int mcast_data_open(struct mcast_net *mn);
 /*

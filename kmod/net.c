@@ -98,6 +98,7 @@ void mcast_file_detach(struct mcast_file *f)
 		mcast_rxent_free(e);
 	INIT_LIST_HEAD(&f->rxq);
 	f->rxq_len = 0;
+	f->rxq_bytes = 0;
 }
 
 static struct mcast_member *mcast_file_member(struct mcast_file *f,
@@ -196,7 +197,8 @@ static void mcast_stats_rx(struct mcast_stats *s, u32 len)
 }
 
 /*
- * Queue @msg to @f.  A full queue drops the new message: the file counts
+ * Queue @msg to @f.  A full queue (MCAST_RXQ_LIMIT messages or
+ * MCAST_RXQ_BYTES of them) drops the new message: the file counts
  * it (reported by its next receive), the node and group count it, and the
  * first drop since the file's last receive sends an overflow event.
  */
@@ -209,11 +211,13 @@ static void mcast_file_queue(struct mcast_net *mn, struct mcast_file *f,
 
 	e = kmalloc(sizeof(*e), GFP_KERNEL_ACCOUNT);
 	spin_lock_bh(&f->rx_lock);
-	if (e && f->rxq_len < MCAST_RXQ_LIMIT) {
+	if (e && f->rxq_len < MCAST_RXQ_LIMIT &&
+	    f->rxq_bytes + msg->len <= MCAST_RXQ_BYTES) {
 		refcount_inc(&msg->ref);
 		e->msg = msg;
 		list_add_tail(&e->link, &f->rxq);
 		f->rxq_len++;
+		f->rxq_bytes += msg->len;
 		queued = true;
 	} else {
 		if (f->dropped < U32_MAX)
@@ -266,6 +270,7 @@ struct mcast_rxent *mcast_file_dequeue(struct mcast_file *f, u32 *dropped)
 	if (e) {
 		list_del(&e->link);
 		f->rxq_len--;
+		f->rxq_bytes -= e->msg->len;
 		*dropped = f->dropped;
 		f->dropped = 0;
 	}

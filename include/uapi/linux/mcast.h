@@ -159,10 +159,13 @@ struct mcast_send {
  *
  * read() on the file also takes the next message: it returns its payload
  * truncated to the read's count (the rest is discarded).  poll() reports
- * EPOLLIN while the queue is not empty, and EPOLLOUT always (sending does
- * not block).
+ * EPOLLIN while the queue is not empty, and EPOLLOUT while the node has
+ * room for a send of any size (see MCAST_SEND_* above: a node keeps a
+ * bounded number of messages and bytes in flight; past that a send waits,
+ * or fails with -EAGAIN on an O_NONBLOCK file).
  *
- * A file's queue holds mcast_info.rxq_limit messages.  When it is full a
+ * A file's queue holds mcast_info.rxq_limit messages (and at most 64 MiB
+ * of them).  When it is full a
  * NEW message is dropped for that file: the file counts it (reported in
  * the next receive's dropped), the node's and group's rx_drops count it,
  * and the first drop since the file's last receive sends an
