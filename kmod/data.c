@@ -35,7 +35,8 @@
  * has finished, sends DONE with the failures of its subtree (in as many
  * datagrams as the list needs); the parent keeps probing (resending the last
  * fragment, answered by ACK while busy or DONE when finished) until then.
- * After mn->retries timeouts without an answer the child is declared
+ * After mn->retries timeouts without an answer (a timeout in which the
+ * child spoke about other transfers counts a quarter) the child is declared
  * down (PEER_DOWN event), listed as failed, and its parent takes over the
  * child's piece minus the child: U-torus again over (parent, rest of the
  * piece).  A destination without a configured address is failed at once
@@ -147,7 +148,7 @@ struct mcast_tx {
 	u8 *pbuf;			/* the piece as sent */
 	u32 plen, total, nfrags, nacked, next, cum;
 	unsigned long *acked;
-	u32 tries, max_tries;
+	u32 tries, max_tries;		/* quarters: see mcast_tx_timer() */
 	u32 done_parts;			/* DONE datagrams expected (0: none yet) */
 	u64 done_got;			/* the DONE datagrams received */
 	unsigned long rto, deadline;
@@ -667,7 +668,16 @@ static void mcast_tx_timer(struct mcast_net *mn, struct mcast_tx *tx)
 		mcast_tx_progress(mn, tx);
 		return;
 	}
-	if (++tx->tries > tx->max_tries) {
+	/*
+	 * A child that spoke during this timeout (for other transfers) is
+	 * alive but overloaded: that counts a quarter of a silent timeout, so
+	 * load does not pass for death, and a child that answers everything
+	 * but this transfer still ends (a bug, not a hang).
+	 */
+	p = xa_load(&mn->peers, tx->to);
+	tx->tries += p && time_in_range(p->heard, jiffies - tx->rto, jiffies) ?
+		     1 : 4;
+	if (tx->tries > 4 * tx->max_tries) {
 		mcast_tx_fail(mn, tx);
 		return;
 	}
@@ -1110,6 +1120,7 @@ void mcast_data_rx(struct mcast_net *mn, const void *buf, size_t len)
 	if (!p)
 		return;		/* unknown sender: nowhere to answer */
 	p->down = false;
+	p->heard = jiffies;
 	switch (h->type) {
 	case MCW_DATA:
 		mcast_rx_data(mn, h, buf + sizeof(*h), len - sizeof(*h), from);

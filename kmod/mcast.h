@@ -70,6 +70,7 @@ struct mcast_peer {
 	} addr;
 	u16 port;
 	bool down;		/* gave up on it; cleared when it speaks */
+	unsigned long heard;	/* jiffies of its last datagram */
 	u32 rx_jobs;		/* transfers from it being reassembled */
 	u32 tx_active;		/* transfers to it sending data */
 };
