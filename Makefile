@@ -20,8 +20,8 @@
 #   make install         mcastctl and mcastmon into $(DESTDIR)$(BINDIR),
 #                        libmcast (install-lib), and the module
 #                        (INSTALL_MOD_PATH defaults to $(DESTDIR))
-#   make install-tools   mcastbed, mcastbed-peers, mcastbed-routes and mcastperf into
-#                        $(DESTDIR)$(BINDIR)
+#   make install-tools   mcastbed, mcastbed-peers, mcastbed-routes and
+#                        mcastperf into $(DESTDIR)$(BINDIR)
 #   make install-lib     libmcast.so.1, its headers, libmcast.pc and man pages
 #                        under $(DESTDIR)$(PREFIX)
 #   make checkpatch      checkpatch.pl over kmod/
