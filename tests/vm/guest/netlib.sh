@@ -285,14 +285,26 @@ check_fail_stream() {
 # ---- routes, followed hop by hop from dumps of the routing tables
 
 # route_snapshot FILE: every live node's main routing table, each line
-# prefixed with the node's id (one ip per node: fast under TCG)
+# prefixed with the node's id (one ip per node, all at once: TCG is slow
+# to start processes)
 route_snapshot() {
+	_pids=''
+	_u=0
+	while [ "$_u" -lt "$N" ]; do
+		rm -f "$1.$_u"
+		if [ -e "/run/netns/mcb$_u" ]; then
+			ip -n "mcb$_u" route show > "$1.$_u" &
+			_pids="$_pids $!"
+		fi
+		_u=$((_u + 1))
+	done
+	for _p in $_pids; do
+		wait "$_p"
+	done
 	: > "$1"
 	_u=0
 	while [ "$_u" -lt "$N" ]; do
-		if [ -e "/run/netns/mcb$_u" ]; then
-			ip -n "mcb$_u" route show | sed "s/^/$_u /" >> "$1"
-		fi
+		[ ! -f "$1.$_u" ] || sed "s/^/$_u /" "$1.$_u" >> "$1"
 		_u=$((_u + 1))
 	done
 }
