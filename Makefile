@@ -21,8 +21,8 @@
 #   make install         mcastctl and mcastmon into $(DESTDIR)$(BINDIR),
 #                        libmcast (install-lib), and the module
 #                        (INSTALL_MOD_PATH defaults to $(DESTDIR))
-#   make install-tools   mcastbed, mcastbed-peers and mcastperf into
-#                        $(DESTDIR)$(BINDIR)
+#   make install-tools   mcastbed, mcastbed-peers, mcastbed-routes and
+#                        mcastperf into $(DESTDIR)$(BINDIR)
 #   make install-lib     libmcast.so.1, its headers, libmcast.pc and man pages
 #                        under $(DESTDIR)$(PREFIX)
 #   make checkpatch      checkpatch.pl over kmod/
@@ -276,9 +276,15 @@ $(BEDPEERS): $(B)/obj/utils/mcastbed/mcastbed-peers.o
 	$(quiet) LD $@
 	$(Q)$(CC) $(U_LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# mcastbed-routes: the routes mcastbed reroute installs after nodes died.
+BEDROUTES := $(B)/mcastbed-routes
+$(BEDROUTES): $(B)/obj/utils/mcastbed/mcastbed-routes.o
+	$(quiet) LD $@
+	$(Q)$(CC) $(U_LDFLAGS) -o $@ $^ $(LDLIBS)
+
 .PHONY: mcastperf
 mcastperf: $(PERF)
-userspace: $(PERF) $(BEDPEERS)
+userspace: $(PERF) $(BEDPEERS) $(BEDROUTES)
 
 .PHONY: all userspace lib libmcast mcastctl mcastmon examples benches
 all: userspace $(if $(HAVE_KDIR),module,module-skip)
@@ -350,10 +356,11 @@ bench-cluster: userspace
 
 # The testbed and benchmark tools (not part of `make install`).
 .PHONY: install-tools
-install-tools: $(PERF) $(BEDPEERS)
+install-tools: $(PERF) $(BEDPEERS) $(BEDROUTES)
 	$(INSTALL) -d $(DESTDIR)$(BINDIR)
 	$(INSTALL) -m 0755 utils/mcastbed/mcastbed $(DESTDIR)$(BINDIR)/mcastbed
 	$(INSTALL) -m 0755 $(BEDPEERS) $(DESTDIR)$(BINDIR)/mcastbed-peers
+	$(INSTALL) -m 0755 $(BEDROUTES) $(DESTDIR)$(BINDIR)/mcastbed-routes
 	$(INSTALL) -m 0755 $(PERF) $(DESTDIR)$(BINDIR)/mcastperf
 
 .PHONY: install install-bin install-lib

@@ -45,7 +45,7 @@ OUT=${VM_OUT:-$REPO/build/vm}
 IN_TREE_MODULES=(veth bridge sch_netem)
 # Userspace programs, relative to build/, put in the guest's /usr/local/bin.
 GUEST_PROGS=(mcastctl mcastmon mcast_probe examples/mcast_hello libtest/lib_api
-	mcastperf mcastbed-peers)
+	mcastperf mcastbed-peers mcastbed-routes)
 # Scripts from the repository put there too (relative to the repo).
 GUEST_SCRIPTS=(utils/mcastbed/mcastbed)
 # Host programs put there too (tap.sh makes them win over busybox's applets

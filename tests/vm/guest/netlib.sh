@@ -208,3 +208,128 @@ round() {
 
 SIZES=0,1,1400,65536,1048576
 
+# ---- a node dies during a stream (net_fail.t, net_fail_torus.t)
+
+# fail_stream_start SRC DEAD PARENT: receivers in every node (the live ones
+# but SRC expect 8 messages), a watch of PARENT's events, then SRC streams
+# 8 completion-mode sends (1400 and 65536 bytes, 4 times, 0.7 s apart) to
+# group 1 in the background (TXPID).  LIVE: the destinations that survive.
+fail_stream_start() {
+	LIVE=''
+	_u=0
+	while [ "$_u" -lt "$N" ]; do
+		[ "$_u" = "$1" ] || [ "$_u" = "$2" ] || LIVE="$LIVE $_u"
+		_u=$((_u + 1))
+	done
+	start_rx 1 "$LIVE" 8 || fail "receivers ready" "$(cat "$W"/rx.*)"
+	/usr/local/bin/ip netns exec "mcb$3" /usr/local/bin/mcast_probe watch 40000 \
+		> "$W/watch.$3" 2>&1 &
+	WATCHPID=$!
+	/usr/local/bin/ip netns exec "mcb$1" /usr/local/bin/mcast_probe tx g:1 1400,65536 \
+		count=4 gap=700 wait=20000 > "$W/tx" 2>&1 &
+	TXPID=$!
+}
+
+# check_fail_stream SRC DEAD PARENT: after fail_stream_start and the death
+# of DEAD (a child of PARENT in SRC's tree): the sender exits 0; every live
+# destination got every message once, byte-exact, in order; the sends
+# after the death list exactly DEAD as failed; PARENT reported PEER_DOWN
+# for DEAD and counts the failure.
+check_fail_stream() {
+	_src=$1 _dead=$2 _par=$3
+	wait "$TXPID"
+	is "$?" 0 "the sender exits 0"
+	wait_rx
+	_bad=''
+	for _u in $LIVE; do
+		_got=$(grep -c "^msg src=$_src .* ok=1" "$W/rx.$_u")
+		_all=$(grep -c "^msg src=$_src " "$W/rx.$_u")
+		_dup=$(grep "^msg src=$_src " "$W/rx.$_u" | sed 's/.* seq=\([0-9]*\) .*/\1/' |
+			sort | uniq -d | tr '\n' ' ')
+		_ord=$(grep "^msg src=$_src " "$W/rx.$_u" | sed 's/.* seq=\([0-9]*\) .*/\1/' |
+			awk 'NR > 1 && $1 <= p { print "reordered" } { p = $1 }')
+		[ "$_got/$_all" = 8/8 ] && [ -z "$_dup$_ord" ] ||
+			_bad="$_bad node$_u:$_got/$_all${_dup:+:dup:$_dup}${_ord:+:$_ord}"
+	done
+	is "$_bad" "" "every live node got all 8 messages once, byte-exact, in order"
+	[ -z "$_bad" ] || diag "sender:" "$(cat "$W/tx")"
+	_nf=$(grep -c "nfailed=1 failed=$_dead\$" "$W/tx")
+	_other=$(grep -v 'rc=0 nfailed=0 failed=$' "$W/tx" |
+		grep -v "rc=EHOSTUNREACH nfailed=1 failed=$_dead\$")
+	if [ "$_nf" -ge 1 ] && [ -z "$_other" ]; then
+		pass "completion mode: sends after the death list node $_dead as failed, nothing else ($_nf)"
+	else
+		fail "completion mode: sends after the death list node $_dead as failed, nothing else" \
+			"$(cat "$W/tx")"
+	fi
+	if tail -n 1 "$W/tx" | grep -q "failed=$_dead\$"; then
+		pass "the last send lists node $_dead"
+	else
+		fail "the last send lists node $_dead" "$(cat "$W/tx")"
+	fi
+	kill "$WATCHPID" 2>/dev/null
+	wait "$WATCHPID" 2>/dev/null
+	if grep -q "^event peer-down node=$_dead group=1" "$W/watch.$_par"; then
+		pass "node $_par ($_dead's parent) reported PEER_DOWN for node $_dead"
+	else
+		fail "node $_par ($_dead's parent) reported PEER_DOWN for node $_dead" \
+			"$(cat "$W/watch.$_par")"
+	fi
+	_s=$(mcastbed exec "$_par" mcast_probe stats | sed -n 's/^netstats //p')
+	case " $_s " in
+	*" peer_fails=0 "* | "  ") fail "node $_par counts the peer failure" "$_s" ;;
+	*) pass "node $_par counts the peer failure" ;;
+	esac
+}
+
+# ---- routes, followed hop by hop from dumps of the routing tables
+
+# route_snapshot FILE: every live node's main routing table, each line
+# prefixed with the node's id (one ip per node, all at once: TCG is slow
+# to start processes)
+route_snapshot() {
+	_pids=''
+	_u=0
+	while [ "$_u" -lt "$N" ]; do
+		rm -f "$1.$_u"
+		if [ -e "/run/netns/mcb$_u" ]; then
+			ip -n "mcb$_u" route show > "$1.$_u" &
+			_pids="$_pids $!"
+		fi
+		_u=$((_u + 1))
+	done
+	for _p in $_pids; do
+		wait "$_p"
+	done
+	: > "$1"
+	_u=0
+	while [ "$_u" -lt "$N" ]; do
+		[ ! -f "$1.$_u" ] || sed "s/^/$_u /" "$1.$_u" >> "$1"
+		_u=$((_u + 1))
+	done
+}
+
+# route_paths FILE: "SRC DST PATH" for every pair of nodes in a snapshot;
+# PATH the nodes the routes lead through ("0-4-8"), ending in "-noroute"
+# (no route at a node, or a dead next hop) or "-loop".
+route_paths() {
+	awk '
+	function id(a,   p) { split(a, p, "."); return p[3] * 256 + p[4] }
+	{ live[$1] = 1 }
+	$3 == "via" { nh[$1 "," id($2)] = id($4) }
+	END {
+		for (s in live) for (d in live) {
+			if (s == d) continue
+			p = s; c = s; n = 0
+			while (c != d) {
+				if (!((c "," d) in nh) || !(nh[c "," d] in live)) {
+					p = p "-noroute"
+					break
+				}
+				c = nh[c "," d]; p = p "-" c
+				if (++n > 64) { p = p "-loop"; break }
+			}
+			print s, d, p
+		}
+	}' "$1" | sort -n -k1,1 -k2,2
+}
