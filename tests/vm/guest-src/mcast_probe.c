@@ -2033,7 +2033,8 @@ static int cmd_usend(int argc, char **argv)
  * messages of SIZE+k bytes (k = 0..COUNT-1, so each is told apart by its
  * length) as fast as the file takes them.  nonblock: the file is opened
  * O_NONBLOCK; a send refused with EAGAIN is noted (with whether poll
- * said POLLOUT just then), then sent again after retry MS (default 20).
+ * said POLLOUT just then), then sent again after retry MS (default 20),
+ * for at most a minute.
  * Prints "sent k=K seq=S len=L rc=0 us=LATENCY" per accepted send,
  * "eagain k=K pollout=0|1" per refusal, then
  *   burst sent=N eagain=E pollout_full=P max_us=M failed=F
@@ -2046,7 +2047,7 @@ static int cmd_burst(int argc, char **argv)
 	int fd, nnodes, i, count, retry = 20, nonblock = 0, err;
 	int sent = 0, eagain = 0, pollout_full = 0, bad = 0;
 	uint32_t group, flags = 0, size, self, len, j;
-	long long t0, lat, max_lat = 0;
+	long long t0, t_first, lat, max_lat = 0;
 	struct mcast_recv rv;
 	struct mcast_iov iov;
 	struct mcast_send s;
@@ -2076,6 +2077,7 @@ static int cmd_burst(int argc, char **argv)
 		len = size + i;
 		for (j = 0; j < len; j++)
 			buf[j] = pat(self, len, j);
+		t_first = 0;
 		for (;;) {
 			iov = (struct mcast_iov){ (uintptr_t)buf, len };
 			s = (struct mcast_send){
@@ -2090,6 +2092,10 @@ static int cmd_burst(int argc, char **argv)
 			lat = now_us() - t0;
 			if (err != EAGAIN)
 				break;
+			if (!t_first)
+				t_first = t0;
+			else if (t0 - t_first > 60000000ll)
+				break;	/* no room for a minute: give up */
 			eagain++;
 			p = (struct pollfd){ .fd = fd, .events = POLLOUT };
 			poll(&p, 1, 0);
