@@ -56,6 +56,8 @@ random_nodes() { # K S
 # stop after COUNT messages and a short grace), waits until all are ready
 start_rx() {
 	RXPIDS='' OTHERPIDS='' OTHERS=''
+	# stale logs (of nodes since killed) would count as ready
+	rm -f "$W"/rx.*
 	_u=0
 	while [ "$_u" -lt "$N" ]; do
 		_e=-1
