@@ -226,6 +226,10 @@ if start_rx 2 "0 1 2 3 4 5" "$NB"; then
 	[ "${_m:-0}" -ge 10000 ] && pass "blocking file: a send waited for room (longest ${_m} us)" ||
 		fail "blocking file: a send waited for room" "$(cat "$W/burst")"
 	check_burst "blocking file"
+	# retransmissions and duplicates behind the waits, node by node
+	for _u in 0 1 2 3 4 5; do
+		diag "node $_u: $(at "$_u" $PROBE stats | grep '^netstats')"
+	done
 else
 	fail "blocking file: receivers ready" "$(cat "$W"/rx.*)"
 fi
