@@ -226,9 +226,13 @@ if start_rx 2 "0 1 2 3 4 5" "$NB"; then
 	[ "${_m:-0}" -ge 10000 ] && pass "blocking file: a send waited for room (longest ${_m} us)" ||
 		fail "blocking file: a send waited for room" "$(cat "$W/burst")"
 	check_burst "blocking file"
-	# retransmissions and duplicates behind the waits, node by node
+	# retransmissions and duplicates behind the waits, node by node, and
+	# the UDP datagrams the node's socket buffers dropped
 	for _u in 0 1 2 3 4 5; do
-		diag "node $_u: $(at "$_u" $PROBE stats | grep '^netstats')"
+		diag "node $_u: $(at "$_u" $PROBE stats | grep '^netstats')" \
+			"node $_u: udp $(at "$_u" cat /proc/net/snmp | awk '/^Udp:/ {
+				if (!h) { for (i = 2; i <= NF; i++) n[i] = $i; h = 1; next }
+				for (i = 2; i <= NF; i++) if (n[i] ~ /Errors$/) printf "%s=%s ", n[i], $i }')"
 	done
 else
 	fail "blocking file: receivers ready" "$(cat "$W"/rx.*)"
