@@ -36,6 +36,11 @@
  *   mcast_probe rx GROUP IDLE_MS [EXPECT]   receive and check test messages
  *   mcast_probe tx g:GROUP|n:LIST SIZES [wait[=MS]] [loop] [count=N] [gap=MS]
  *                                           send test messages
+ *   mcast_probe usend g:GROUP|n:LIST SIZE [wait[=MS]] [peek=NS,..]
+ *                                           one send over io_uring; what
+ *                                           the peeked nodes hold then
+ *   mcast_probe burst g:GROUP|n:LIST SIZE COUNT [nonblock] [retry=MS]
+ *                                           sends as fast as accepted
  *
  * A netlink command prints its reply and exits 0, or prints
  * "error ENAME: extack message" and exits 1.
@@ -1843,6 +1848,281 @@ static int cmd_tx(int argc, char **argv)
 	return rc;
 }
 
+/* ------------------------------------------------ modes: io_uring, burst */
+
+static long long now_us(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000000ll + t.tv_nsec / 1000;
+}
+
+/* g:GROUP or n:ID,ID..: the group (0 for a node list) and the list. */
+static uint32_t parse_target(const char *s, uint32_t *nodes, int max, int *n)
+{
+	*n = 0;
+	if (!strncmp(s, "g:", 2))
+		return strtoul(s + 2, NULL, 0);
+	if (!strncmp(s, "n:", 2)) {
+		*n = parse_list(s + 2, nodes, max);
+		return 0;
+	}
+	die("target g:GROUP or n:LIST, not %s", s);
+	return 0;
+}
+
+/* A netlink socket in the named netns (/run/netns/NAME), from here. */
+static void nl_setup_in(struct nl *nl, const char *name)
+{
+	int orig = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC), ns;
+	char path[256];
+
+	snprintf(path, sizeof(path), "/run/netns/%s", name);
+	ns = open(path, O_RDONLY | O_CLOEXEC);
+	if (ns < 0) {
+		snprintf(path, sizeof(path), "/var/run/netns/%s", name);
+		ns = open(path, O_RDONLY | O_CLOEXEC);
+	}
+	if (ns < 0 || orig < 0)
+		die("netns %s: %s", name, strerror(errno));
+	if (setns(ns, CLONE_NEWNET))
+		die("setns %s: %s", name, strerror(errno));
+	nl_setup(nl);
+	if (setns(orig, CLONE_NEWNET))
+		die("setns back: %s", strerror(errno));
+	close(ns);
+	close(orig);
+}
+
+static void rx_msgs_cb(const struct genlmsghdr *g, const void *attrs, int len,
+		       void *arg)
+{
+	const struct nlattr *tb[MCAST_A_MAX + 1], *t[MCAST_STATS_A_MAX + 1];
+
+	(void)g;
+	parse_attrs(attrs, len, tb, MCAST_A_MAX);
+	if (!tb[MCAST_A_STATS])
+		return;
+	parse_attrs(nla_data(tb[MCAST_A_STATS]), nla_dlen(tb[MCAST_A_STATS]),
+		    t, MCAST_STATS_A_MAX);
+	if (t[MCAST_STATS_A_RX_MSGS])
+		*(uint64_t *)arg = get_u64(t[MCAST_STATS_A_RX_MSGS]);
+}
+
+/* The node's rx_msgs: messages it queued to its files. */
+static uint64_t node_rx_msgs(struct nl *nl)
+{
+	uint64_t v = ~0ull;
+	int err;
+
+	msg_init(&req, nl->family, 0, MCAST_CMD_STATS_GET);
+	err = nl_talk(nl, &req, rx_msgs_cb, &v);
+	if (err)
+		die("STATS_GET: %s", ename(-err));
+	return v;
+}
+
+/*
+ * usend g:GROUP|n:LIST SIZE [wait[=MS]] [peek=NS,NS..]: one test message
+ * sent with io_uring (IORING_OP_URING_CMD, MCAST_URING_SEND).  peek: the
+ * netns (names under /run/netns) whose node rx_msgs is read before the
+ * send and at once when the completion arrives, then again until it grew
+ * (at most 20 s).  Prints
+ *   cqe res=0|ENAME seq=S nfailed=N failed=ID,.. ms=T
+ *   peek ns=NAME at_cqe=D later=D
+ * (D: rx_msgs growth).  Exits 0 if a completion came.
+ */
+static int cmd_usend(int argc, char **argv)
+{
+	static unsigned char buf[MCAST_MAX_MSG];
+	static uint32_t nodes[4096], failed[4096];
+	static struct nl peek[64];
+	static char *names[64];
+	uint64_t before[64], at[64], later[64];
+	int fd = mc_open(), nnodes, npeek = 0, i, res;
+	uint32_t group, flags = 0, timeout = 0, self = my_node(fd), size, j;
+	struct mcast_iov iov;
+	struct mcast_send s;
+	struct ring r;
+	long long t0, t1;
+	uint64_t data;
+
+	group = parse_target(argv[0], nodes, 4096, &nnodes);
+	size = strtoul(argv[1], NULL, 0);
+	if (size > MCAST_MAX_MSG)
+		die("usend: size above %u", MCAST_MAX_MSG);
+	for (i = 2; i < argc; i++) {
+		if (!strncmp(argv[i], "wait", 4)) {
+			flags |= MCAST_SEND_WAIT;
+			if (argv[i][4] == '=')
+				timeout = strtoul(argv[i] + 5, NULL, 0);
+		} else if (!strncmp(argv[i], "peek=", 5)) {
+			char *p = strdup(argv[i] + 5), *save = NULL, *tok;
+
+			for (tok = strtok_r(p, ",", &save); tok && npeek < 64;
+			     tok = strtok_r(NULL, ",", &save))
+				names[npeek++] = tok;
+		} else {
+			die("usend: bad option %s", argv[i]);
+		}
+	}
+	if (!group)
+		flags |= MCAST_SEND_NODES;
+	for (i = 0; i < npeek; i++) {
+		nl_setup_in(&peek[i], names[i]);
+		before[i] = node_rx_msgs(&peek[i]);
+	}
+	res = ring_init(&r);
+	if (res) {
+		printf("SKIP io_uring unavailable: %s\n", ename(-res));
+		return 0;
+	}
+	for (j = 0; j < size; j++)
+		buf[j] = pat(self, size, j);
+	iov = (struct mcast_iov){ (uintptr_t)buf, size };
+	s = (struct mcast_send){
+		.size = sizeof(s), .flags = flags, .group = group,
+		.iov = (uintptr_t)&iov, .niov = 1,
+		.nodes = group ? 0 : (uintptr_t)nodes,
+		.nnodes = group ? 0 : nnodes,
+	};
+	if (flags & MCAST_SEND_WAIT) {
+		s.failed = (uintptr_t)failed;
+		s.nfailed = 4096;
+		s.timeout_ms = timeout;
+	}
+	t0 = now_us();
+	ring_submit(&r, fd, MCAST_URING_SEND, &s, 7);
+	res = ring_wait(&r, &data, 120000);
+	t1 = now_us();
+	/* First what the destinations hold at completion time. */
+	for (i = 0; i < npeek; i++)
+		at[i] = node_rx_msgs(&peek[i]) - before[i];
+	if (res == -ETIMEDOUT) {
+		printf("cqe none after 120 s\n");
+		return 1;
+	}
+	printf("cqe res=%s data=%llu seq=%llu", res ? ename(-res) : "0",
+	       (unsigned long long)data, (unsigned long long)s.seq);
+	if (flags & MCAST_SEND_WAIT) {
+		printf(" nfailed=%u failed=", s.nfailed);
+		for (j = 0; j < s.nfailed && j < 4096; j++)
+			printf("%s%u", j ? "," : "", failed[j]);
+	}
+	printf(" ms=%lld\n", (t1 - t0) / 1000);
+	for (i = 0; i < npeek; i++) {
+		long long end = now_us() + 20000000ll;
+
+		do {
+			later[i] = node_rx_msgs(&peek[i]) - before[i];
+			if (later[i])
+				break;
+			usleep(20000);
+		} while (now_us() < end);
+		printf("peek ns=%s at_cqe=%llu later=%llu\n", names[i],
+		       (unsigned long long)at[i], (unsigned long long)later[i]);
+	}
+	close(r.fd);
+	close(fd);
+	return 0;
+}
+
+/*
+ * burst g:GROUP|n:LIST SIZE COUNT [nonblock] [retry=MS]: COUNT test
+ * messages of SIZE+k bytes (k = 0..COUNT-1, so each is told apart by its
+ * length) as fast as the file takes them.  nonblock: the file is opened
+ * O_NONBLOCK; a send refused with EAGAIN is noted (with whether poll
+ * said POLLOUT just then), then sent again after retry MS (default 20),
+ * for at most a minute.
+ * Prints "sent k=K seq=S len=L rc=0 us=LATENCY" per accepted send,
+ * "eagain k=K pollout=0|1" per refusal, then
+ *   burst sent=N eagain=E pollout_full=P max_us=M failed=F
+ * Exits 1 if a send failed otherwise.
+ */
+static int cmd_burst(int argc, char **argv)
+{
+	static unsigned char buf[MCAST_MAX_MSG];
+	static uint32_t nodes[4096];
+	int fd, nnodes, i, count, retry = 20, nonblock = 0, err;
+	int sent = 0, eagain = 0, pollout_full = 0, bad = 0;
+	uint32_t group, flags = 0, size, self, len, j;
+	long long t0, t_first, lat, max_lat = 0;
+	struct mcast_recv rv;
+	struct mcast_iov iov;
+	struct mcast_send s;
+	struct pollfd p;
+
+	group = parse_target(argv[0], nodes, 4096, &nnodes);
+	size = strtoul(argv[1], NULL, 0);
+	count = atoi(argv[2]);
+	for (i = 3; i < argc; i++) {
+		if (!strcmp(argv[i], "nonblock"))
+			nonblock = 1;
+		else if (!strncmp(argv[i], "retry=", 6))
+			retry = atoi(argv[i] + 6);
+		else
+			die("burst: bad option %s", argv[i]);
+	}
+	if (count < 0 || size + count > MCAST_MAX_MSG)
+		die("burst: SIZE + COUNT above %u", MCAST_MAX_MSG);
+	fd = open("/dev/" MCAST_DEVICE_NAME,
+		  O_RDWR | O_CLOEXEC | (nonblock ? O_NONBLOCK : 0));
+	if (fd < 0)
+		die("open /dev/mcast: %s", strerror(errno));
+	self = my_node(fd);
+	if (!group)
+		flags |= MCAST_SEND_NODES;
+	for (i = 0; i < count; i++) {
+		len = size + i;
+		for (j = 0; j < len; j++)
+			buf[j] = pat(self, len, j);
+		t_first = 0;
+		for (;;) {
+			iov = (struct mcast_iov){ (uintptr_t)buf, len };
+			s = (struct mcast_send){
+				.size = sizeof(s), .flags = flags,
+				.group = group, .iov = (uintptr_t)&iov,
+				.niov = 1,
+				.nodes = group ? 0 : (uintptr_t)nodes,
+				.nnodes = group ? 0 : nnodes,
+			};
+			t0 = now_us();
+			err = xioctl(fd, MCAST_IOC_SEND, &s);
+			lat = now_us() - t0;
+			if (err != EAGAIN)
+				break;
+			if (!t_first)
+				t_first = t0;
+			else if (t0 - t_first > 60000000ll)
+				break;	/* no room for a minute: give up */
+			eagain++;
+			p = (struct pollfd){ .fd = fd, .events = POLLOUT };
+			poll(&p, 1, 0);
+			pollout_full += !!(p.revents & POLLOUT);
+			printf("eagain k=%d pollout=%d\n", i,
+			       !!(p.revents & POLLOUT));
+			usleep(retry * 1000);
+		}
+		if (err) {
+			printf("send k=%d len=%u rc=%s\n", i, len, ename(err));
+			bad++;
+			continue;
+		}
+		sent++;
+		if (lat > max_lat)
+			max_lat = lat;
+		printf("sent k=%d seq=%llu len=%u rc=0 us=%lld\n", i,
+		       (unsigned long long)s.seq, len, lat);
+	}
+	while (mc_recv(fd, MCAST_RECV_DONTWAIT, buf, sizeof(buf), &rv) >= 0)
+		printf("self-received seq=%llu\n", (unsigned long long)rv.seq);
+	printf("burst sent=%d eagain=%d pollout_full=%d max_us=%lld failed=%d\n",
+	       sent, eagain, pollout_full, max_lat, bad);
+	close(fd);
+	return bad ? 1 : 0;
+}
+
 /* watch MS: print the data path's events (PEER_DOWN, ERROR) for MS ms. */
 static int cmd_watch(int ms)
 {
@@ -1920,6 +2200,10 @@ int main(int argc, char **argv)
 			      argc >= 5 ? atoi(argv[4]) : -1);
 	if (!strcmp(argv[1], "tx") && argc >= 4)
 		return cmd_tx(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "usend") && argc >= 4)
+		return cmd_usend(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "burst") && argc >= 5)
+		return cmd_burst(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "ioctl-errors") && argc >= 3)
 		return cmd_ioctl_errors(strtoul(argv[2], NULL, 0));
 	if (!strcmp(argv[1], "deliver") && argc >= 4)

@@ -15,17 +15,6 @@
 # shellcheck source=tests/vm/guest/netlib.sh
 . /tests/netlib.sh
 
-# members G K SEED: K random nodes, and group G with them on every node
-members() {
-	MEM=$(random_nodes "$2" "$3")
-	_coords=''
-	for _u in $MEM; do
-		_coords="$_coords $(coord "$_u")"
-	done
-	# shellcheck disable=SC2086
-	run_ok "$TOPO: group $1 with members $MEM" mcastbed group "$1" $_coords
-}
-
 up() {
 	_out=$(mcastbed up "$TOPO" 2>&1)
 	is "$?" 0 "mcastbed up $TOPO"

@@ -22,8 +22,8 @@ mkdir -p "$W"
 # coordinate of node id $1 on the current testbed, highest dimension first
 coord() {
 	case $TOPO in
-	torus:16) echo "$1" ;;
-	*) echo "$(($1 / K)),$(($1 % K))" ;;
+	*x*) echo "$(($1 / K)),$(($1 % K))" ;;
+	*) echo "$1" ;;	# 1D: torus:N (a bridge)
 	esac
 }
 
@@ -56,6 +56,8 @@ random_nodes() { # K S
 # stop after COUNT messages and a short grace), waits until all are ready
 start_rx() {
 	RXPIDS='' OTHERPIDS='' OTHERS=''
+	# stale logs (of nodes since killed) would count as ready
+	rm -f "$W"/rx.*
 	_u=0
 	while [ "$_u" -lt "$N" ]; do
 		_e=-1
@@ -204,6 +206,60 @@ round() {
 	esac
 	[ "$_rc" = 0 ] || diag "$(cat "$W/tx")"
 	check_round "$_desc" "$_src" "$_d" "$_sizes" "$_srcgets"
+}
+
+# members G K SEED: K random nodes (in $MEM), and group G with them on
+# every node
+members() {
+	MEM=$(random_nodes "$2" "$3")
+	_coords=''
+	for _u in $MEM; do
+		_coords="$_coords $(coord "$_u")"
+	done
+	# shellcheck disable=SC2086
+	run_ok "$TOPO: group $1 with members $MEM" mcastbed group "$1" $_coords
+}
+
+# group_set G NODES...: group G's members become NODES (ids) on every
+# node still up (mcastbed group only creates groups)
+group_set() {
+	_g=$1
+	shift
+	_coords=''
+	for _d in "$@"; do
+		_coords="$_coords $(coord "$_d")"
+	done
+	_u=0
+	while [ "$_u" -lt "$N" ]; do
+		if [ -e "/run/netns/mcb$_u" ] || [ -e "/var/run/netns/mcb$_u" ]; then
+			# shellcheck disable=SC2086
+			/usr/local/bin/ip netns exec "mcb$_u" /usr/local/bin/mcastctl group set \
+				"$_g" members $_coords || return 1
+		fi
+		_u=$((_u + 1))
+	done
+}
+
+# node_set ARGS...: `mcastctl node set ARGS` on every node still up
+node_set() {
+	_u=0
+	while [ "$_u" -lt "$N" ]; do
+		if [ -e "/run/netns/mcb$_u" ] || [ -e "/var/run/netns/mcb$_u" ]; then
+			/usr/local/bin/ip netns exec "mcb$_u" /usr/local/bin/mcastctl node set "$@" ||
+				return 1
+		fi
+		_u=$((_u + 1))
+	done
+}
+
+# rx_seqs SRC FILE: the seqs of SRC's messages in a receive log, in order
+rx_seqs() {
+	grep "^msg src=$1 " "$2" | sed 's/.* seq=\([0-9]*\) .*/\1/'
+}
+
+# tx_seqs FILE: the seqs of the accepted sends in a tx/burst log, in order
+tx_seqs() {
+	sed -n 's/^sent .*seq=\([0-9]*\) .*rc=0.*/\1/p' "$1"
 }
 
 SIZES=0,1,1400,65536,1048576
