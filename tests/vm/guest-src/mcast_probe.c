@@ -39,7 +39,7 @@
  *   mcast_probe usend g:GROUP|n:LIST SIZE [wait[=MS]] [peek=NS,..]
  *                                           one send over io_uring; what
  *                                           the peeked nodes hold then
- *   mcast_probe burst g:GROUP|n:LIST SIZE COUNT [nonblock] [retry=MS]
+ *   mcast_probe burst g:GROUP|n:LIST SIZE COUNT [nonblock] [retry=MS|poll]
  *                                           sends as fast as accepted
  *
  * A netlink command prints its reply and exits 0, or prints
@@ -2029,23 +2029,24 @@ static int cmd_usend(int argc, char **argv)
 }
 
 /*
- * burst g:GROUP|n:LIST SIZE COUNT [nonblock] [retry=MS]: COUNT test
+ * burst g:GROUP|n:LIST SIZE COUNT [nonblock] [retry=MS|poll]: COUNT test
  * messages of SIZE+k bytes (k = 0..COUNT-1, so each is told apart by its
  * length) as fast as the file takes them.  nonblock: the file is opened
- * O_NONBLOCK; a send refused with EAGAIN is noted (with whether poll
- * said POLLOUT just then), then sent again after retry MS (default 20),
- * for at most a minute.
+ * O_NONBLOCK; a send refused with EAGAIN is noted, then sent again after
+ * retry MS (default 20) or, with poll, once poll(POLLOUT) reports room
+ * (at most a minute); a refusal right after such a poll is counted.
  * Prints "sent k=K seq=S len=L rc=0 us=LATENCY" per accepted send,
- * "eagain k=K pollout=0|1" per refusal, then
- *   burst sent=N eagain=E pollout_full=P max_us=M failed=F
+ * "eagain k=K after_poll=0|1" per refusal, then
+ *   burst sent=N eagain=E eagain_after_poll=A poll_timeouts=T max_us=M failed=F
  * Exits 1 if a send failed otherwise.
  */
 static int cmd_burst(int argc, char **argv)
 {
 	static unsigned char buf[MCAST_MAX_MSG];
 	static uint32_t nodes[4096];
-	int fd, nnodes, i, count, retry = 20, nonblock = 0, err;
-	int sent = 0, eagain = 0, pollout_full = 0, bad = 0;
+	int fd, nnodes, i, count, retry = 20, nonblock = 0, use_poll = 0, err;
+	int sent = 0, eagain = 0, after_poll, eagain_after_poll = 0;
+	int poll_timeouts = 0, bad = 0;
 	uint32_t group, flags = 0, size, self, len, j;
 	long long t0, t_first, lat, max_lat = 0;
 	struct mcast_recv rv;
@@ -2061,6 +2062,8 @@ static int cmd_burst(int argc, char **argv)
 			nonblock = 1;
 		else if (!strncmp(argv[i], "retry=", 6))
 			retry = atoi(argv[i] + 6);
+		else if (!strcmp(argv[i], "poll"))
+			use_poll = 1;
 		else
 			die("burst: bad option %s", argv[i]);
 	}
@@ -2078,6 +2081,7 @@ static int cmd_burst(int argc, char **argv)
 		for (j = 0; j < len; j++)
 			buf[j] = pat(self, len, j);
 		t_first = 0;
+		after_poll = 0;
 		for (;;) {
 			iov = (struct mcast_iov){ (uintptr_t)buf, len };
 			s = (struct mcast_send){
@@ -2097,12 +2101,17 @@ static int cmd_burst(int argc, char **argv)
 			else if (t0 - t_first > 60000000ll)
 				break;	/* no room for a minute: give up */
 			eagain++;
+			eagain_after_poll += after_poll;
+			printf("eagain k=%d after_poll=%d\n", i, after_poll);
+			if (!use_poll) {
+				usleep(retry * 1000);
+				continue;
+			}
+			/* EPOLLOUT: room for a send of any size */
 			p = (struct pollfd){ .fd = fd, .events = POLLOUT };
-			poll(&p, 1, 0);
-			pollout_full += !!(p.revents & POLLOUT);
-			printf("eagain k=%d pollout=%d\n", i,
-			       !!(p.revents & POLLOUT));
-			usleep(retry * 1000);
+			if (poll(&p, 1, 60000) != 1 || !(p.revents & POLLOUT))
+				poll_timeouts++;
+			after_poll = 1;
 		}
 		if (err) {
 			printf("send k=%d len=%u rc=%s\n", i, len, ename(err));
@@ -2117,8 +2126,8 @@ static int cmd_burst(int argc, char **argv)
 	}
 	while (mc_recv(fd, MCAST_RECV_DONTWAIT, buf, sizeof(buf), &rv) >= 0)
 		printf("self-received seq=%llu\n", (unsigned long long)rv.seq);
-	printf("burst sent=%d eagain=%d pollout_full=%d max_us=%lld failed=%d\n",
-	       sent, eagain, pollout_full, max_lat, bad);
+	printf("burst sent=%d eagain=%d eagain_after_poll=%d poll_timeouts=%d max_us=%lld failed=%d\n",
+	       sent, eagain, eagain_after_poll, poll_timeouts, max_lat, bad);
 	close(fd);
 	return bad ? 1 : 0;
 }
