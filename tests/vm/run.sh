@@ -30,7 +30,7 @@ usage: tests/vm/run.sh [--kernel VER] [--keep] [--shell] [TEST...]
   TEST          guest tests to run, e.g. module_load (default: all of
                 tests/vm/guest/*.t)
 
-Environment: VM_TIMEOUT (s per boot, default 600), TEST_TIMEOUT (s per guest
+Environment: VM_TIMEOUT (s per boot, default 1800), TEST_TIMEOUT (s per guest
 test, default 300), VM_MEM (MiB, default 1024), QEMU, VM_OUT (work directory,
 default build/vm).
 EOF
@@ -55,7 +55,7 @@ HOST_PROGS=(ip tc)
 # distribution tables).
 HOST_DATA=(/usr/lib/x86_64-linux-gnu/tc)
 
-VM_TIMEOUT=${VM_TIMEOUT:-600}
+VM_TIMEOUT=${VM_TIMEOUT:-1800}
 TEST_TIMEOUT=${TEST_TIMEOUT:-300}
 VM_MEM=${VM_MEM:-1024}
 QEMU=${QEMU:-qemu-system-x86_64}
