@@ -115,6 +115,8 @@ enum mcast_job_state { JOB_RX, JOB_FWD, JOB_DONE };
 /* A node's part in one message: the root at the sender, else a receiver. */
 struct mcast_job {
 	struct list_head link;		/* mcast_net.jobs */
+	struct list_head ack_link;	/* mcast_net.acks: an ACK is due */
+	u32 ack_frag;			/* the fragment it answers */
 	bool root;
 	bool waiting;			/* root: a sender waits for it */
 	enum mcast_job_state state;
@@ -307,6 +309,7 @@ static void mcast_job_free(struct mcast_net *mn, struct mcast_job *job)
 	/* A forwarder whose parent gave up mid-transfer still has children. */
 	list_for_each_entry_safe(tx, tmp, &job->txs, link)
 		mcast_tx_free(mn, tx);
+	list_del(&job->ack_link);
 	if (!job->root)
 		xa_erase(&mn->rjobs, (unsigned long)job->parent << 32 | job->xid);
 	if (job->state == JOB_RX) {
@@ -705,10 +708,11 @@ static void mcast_tx_mark(struct mcast_tx *tx, u32 i)
 }
 
 static void mcast_rx_ack(struct mcast_net *mn, const struct mcw_hdr *h,
-			 u32 from)
+			 const void *body, size_t blen, u32 from)
 {
 	struct mcast_tx *tx = xa_load(&mn->txs, be32_to_cpu(h->xid));
-	u32 cum;
+	u64 sack = blen >= 8 ? get_unaligned_be64(body) : 0;
+	u32 cum, i;
 
 	if (!tx || tx->to != from)
 		return;
@@ -723,6 +727,10 @@ static void mcast_rx_ack(struct mcast_net *mn, const struct mcw_hdr *h,
 		mcast_tx_mark(tx, tx->cum);
 	if (be32_to_cpu(h->frag) < tx->next)
 		mcast_tx_mark(tx, be32_to_cpu(h->frag));
+	/* bit i: fragment cum + i is held too (beyond a gap) */
+	for (i = 0; sack && i < 64; i++, sack >>= 1)
+		if ((sack & 1) && cum + i < tx->next)
+			mcast_tx_mark(tx, cum + i);
 	mcast_tx_progress(mn, tx);
 	mcast_tx_pump(mn, tx);
 	if (tx->nacked == tx->nfrags)
@@ -909,12 +917,45 @@ static void mcast_send_ack(struct mcast_net *mn, struct mcast_job *job,
 			   u32 frag)
 {
 	struct mcw_hdr h;
-	struct kvec v = { &h, sizeof(h) };
+	__be64 sack_be;
+	struct kvec v[2] = { { &h, sizeof(h) }, { &sack_be, sizeof(sack_be) } };
+	u64 sack = 0;
+	u32 i;
 
 	mcw_init(&h, mn, MCW_ACK, job->src, job->xid, job->seq);
 	h.frag = cpu_to_be32(frag);
 	h.cum = cpu_to_be32(job->state == JOB_RX ? job->cum : job->nfrags);
-	mcast_xmit(mn, job->parent, &v, 1, sizeof(h));
+	for (i = 1; job->state == JOB_RX && i < 64 &&
+		    job->cum + i < job->nfrags; i++)
+		if (test_bit(job->cum + i, job->have))
+			sack |= BIT_ULL(i);
+	sack_be = cpu_to_be64(sack);
+	mcast_xmit(mn, job->parent, v, 2, sizeof(h) + sizeof(sack_be));
+}
+
+/*
+ * Fragments are acknowledged once per receive batch, not one by one: the
+ * ACK sent at the end of the batch carries the contiguous count and a
+ * bitmap of the 64 fragments after it, so one ACK answers a whole window
+ * and a sender's socket is not flooded with them.
+ */
+static void mcast_ack_later(struct mcast_net *mn, struct mcast_job *job,
+			    u32 frag)
+{
+	job->ack_frag = frag;
+	if (list_empty(&job->ack_link))
+		list_add_tail(&job->ack_link, &mn->acks);
+}
+
+void mcast_data_rx_flush(struct mcast_net *mn)
+{
+	struct mcast_job *job, *tmp;
+
+	lockdep_assert_held(&mn->lock);
+	list_for_each_entry_safe(job, tmp, &mn->acks, ack_link) {
+		list_del_init(&job->ack_link);
+		mcast_send_ack(mn, job, job->ack_frag);
+	}
 }
 
 /*
@@ -1002,6 +1043,7 @@ static struct mcast_job *mcast_job_new_rx(struct mcast_net *mn,
 	if (!job)
 		return NULL;
 	INIT_LIST_HEAD(&job->txs);
+	INIT_LIST_HEAD(&job->ack_link);
 	job->state = JOB_RX;
 	job->src = be32_to_cpu(h->src);
 	job->parent = from;
@@ -1101,7 +1143,7 @@ static void mcast_rx_data(struct mcast_net *mn, const struct mcw_hdr *h,
 	while (job->cum < job->nfrags && test_bit(job->cum, job->have))
 		job->cum++;
 	job->stamp = jiffies;
-	mcast_send_ack(mn, job, frag);
+	mcast_ack_later(mn, job, frag);
 	mcast_job_advance(mn, job);
 }
 
@@ -1126,7 +1168,7 @@ void mcast_data_rx(struct mcast_net *mn, const void *buf, size_t len)
 		mcast_rx_data(mn, h, buf + sizeof(*h), len - sizeof(*h), from);
 		break;
 	case MCW_ACK:
-		mcast_rx_ack(mn, h, from);
+		mcast_rx_ack(mn, h, buf + sizeof(*h), len - sizeof(*h), from);
 		break;
 	case MCW_DONE:
 		mcast_rx_done(mn, h, buf + sizeof(*h), len - sizeof(*h), from);
@@ -1347,6 +1389,7 @@ int mcast_data_send(struct mcast_file *f, struct mcast_msg *msg, u32 group,
 		}
 	}
 	INIT_LIST_HEAD(&job->txs);
+	INIT_LIST_HEAD(&job->ack_link);
 	init_completion(&job->done);
 	job->root = true;
 	job->waiting = wait;
@@ -1420,6 +1463,7 @@ void mcast_data_init_net(struct mcast_net *mn)
 	mcast_udp_init_net(mn);
 	INIT_DELAYED_WORK(&mn->timer_work, mcast_timer_work);
 	INIT_LIST_HEAD(&mn->jobs);
+	INIT_LIST_HEAD(&mn->acks);
 	/*
 	 * Message seqs start from the wall clock (seconds << 20) and transfer
 	 * ids at random, so a restarted node (module reload, new netns) is

@@ -158,6 +158,7 @@ struct mcast_net {
 	struct delayed_work timer_work;
 	bool slow_tick;			/* timer_work is on its idle tick */
 	struct list_head jobs;		/* struct mcast_job.link */
+	struct list_head acks;		/* jobs owing an ACK (mcast_job.ack_link) */
 	struct xarray rjobs;		/* (parent, xid) -> receiving job */
 	struct xarray txs;		/* xid -> struct mcast_tx */
 	u32 next_xid;

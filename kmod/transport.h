@@ -8,8 +8,9 @@
  * A transport is opened per node (per netns) when the node is configured
  * and closed when the node is reconfigured or its netns goes away.  It
  * hands every received datagram to mcast_data_rx() from process context
- * (a work item), one at a time per node, with the node's mutex held; open
- * and close are called with it held too.
+ * (a work item), one at a time per node, with the node's mutex held, and
+ * calls mcast_data_rx_flush() after each batch; open and close are called
+ * with it held too.
  */
 #ifndef MCAST_TRANSPORT_H
 #define MCAST_TRANSPORT_H
@@ -43,5 +44,7 @@ void mcast_udp_init_net(struct mcast_net *mn);
 
 /* data.c: one received datagram, from the transport's work item. */
 void mcast_data_rx(struct mcast_net *mn, const void *buf, size_t len);
+/* data.c: the end of a batch of them: sends the ACKs they owe. */
+void mcast_data_rx_flush(struct mcast_net *mn);
 
 #endif /* MCAST_TRANSPORT_H */

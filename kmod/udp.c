@@ -25,7 +25,7 @@
 #define MCAST_UDP_PAYLOAD	1452	/* 1500 - IPv6 header - UDP header */
 #define MCAST_UDP_RXBUF		2048
 #define MCAST_UDP_BUDGET	64	/* datagrams per work run */
-#define MCAST_UDP_SOCKBUF	(4 << 20)
+#define MCAST_UDP_SOCKBUF	(8 << 20)	/* a window of 16 transfers from a few peers */
 
 static void mcast_udp_data_ready(struct sock *sk)
 {
@@ -57,6 +57,8 @@ static void mcast_udp_rx_work(struct work_struct *w)
 			break;
 		mcast_data_rx(mn, mn->rxbuf, n);
 	}
+	if (mn->sock && !mn->dying)
+		mcast_data_rx_flush(mn);
 	if (i == MCAST_UDP_BUDGET)
 		queue_work(mcast_wq, &mn->rx_work);
 	mutex_unlock(&mn->lock);

@@ -31,7 +31,7 @@ usage: tests/vm/run.sh [--kernel VER] [--keep] [--shell] [TEST...]
                 tests/vm/guest/*.t)
 
 Environment: VM_TIMEOUT (s per boot, default 1800), TEST_TIMEOUT (s per guest
-test, default 300), VM_MEM (MiB, default 1024), QEMU, VM_OUT (work directory,
+test, default 600), VM_MEM (MiB, default 1024), QEMU, VM_OUT (work directory,
 default build/vm).
 EOF
 }
@@ -56,7 +56,7 @@ HOST_PROGS=(ip tc)
 HOST_DATA=(/usr/lib/x86_64-linux-gnu/tc)
 
 VM_TIMEOUT=${VM_TIMEOUT:-1800}
-TEST_TIMEOUT=${TEST_TIMEOUT:-300}
+TEST_TIMEOUT=${TEST_TIMEOUT:-600}
 VM_MEM=${VM_MEM:-1024}
 QEMU=${QEMU:-qemu-system-x86_64}
 # -nic none: no NIC to probe (tests make their own veths); the kernel and
