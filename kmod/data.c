@@ -119,6 +119,7 @@ struct mcast_job {
 	u32 ack_frag;			/* the fragment it answers */
 	bool root;
 	bool waiting;			/* root: a sender waits for it */
+	bool separate;			/* root: one transfer per destination */
 	enum mcast_job_state state;
 	u32 src, parent, xid, group, step, nsent;
 	u64 seq;
@@ -614,7 +615,11 @@ nomem:
 			  ENOMEM);
 }
 
-/* Runs U-torus (Fig 4.9) over @nodes[0..n-1], @nodes[0] being this node. */
+/*
+ * Runs U-torus (Fig 4.9) over @nodes[0..n-1], @nodes[0] being this node;
+ * or, for a separate-addressing root, one transfer to each node in turn
+ * (every piece is then one node, so nothing is forwarded or taken over).
+ */
 static void mcast_job_spread(struct mcast_net *mn, struct mcast_job *job,
 			     const u32 *nodes, const u64 *prevs, u32 n)
 {
@@ -622,7 +627,9 @@ static void mcast_job_spread(struct mcast_net *mn, struct mcast_job *job,
 	struct mc_sender s;
 	struct mc_dest d;
 
-	mc_sender_init(&s, &mn->torus, &c, MC_ALGO_UTORUS, 0, 0, n, 0);
+	mc_sender_init(&s, &mn->torus, &c,
+		       job->separate ? MC_ALGO_SEPARATE : MC_ALGO_UTORUS,
+		       0, 0, n, 0);
 	while (mc_sender_next(&s, &d, 1) == 1)
 		mcast_tx_start(mn, job, nodes + d.pos, prevs + d.pos, d.len);
 }
@@ -1393,6 +1400,7 @@ int mcast_data_send(struct mcast_file *f, struct mcast_msg *msg, u32 group,
 	init_completion(&job->done);
 	job->root = true;
 	job->waiting = wait;
+	job->separate = ctx->flags & MCAST_SEND_SEPARATE;
 	job->state = JOB_FWD;
 	job->src = self;
 	job->parent = self;

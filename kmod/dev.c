@@ -70,7 +70,7 @@ static long mcast_ioc_info(struct mcast_file *f, void __user *uarg)
 	info.size = sizeof(info);
 	info.abi_version = MCAST_ABI_VERSION;
 	info.caps = MCAST_CAP_LOCAL | MCAST_CAP_URING | MCAST_CAP_NET |
-		    MCAST_CAP_WAIT;
+		    MCAST_CAP_WAIT | MCAST_CAP_SEPARATE;
 	info.rxq_limit = MCAST_RXQ_LIMIT;
 	info.max_msg = MCAST_MAX_MSG;
 	mutex_lock(&mn->lock);
@@ -220,7 +220,7 @@ static long mcast_ioc_send(struct mcast_file *f, void __user *uarg,
 	if (err)
 		return err;
 	if (s.flags & ~(MCAST_SEND_NODES | MCAST_SEND_LOOPBACK |
-			MCAST_SEND_WAIT) || s.reserved0)
+			MCAST_SEND_WAIT | MCAST_SEND_SEPARATE) || s.reserved0)
 		return -EINVAL;
 	wait = s.flags & MCAST_SEND_WAIT;
 	if (!wait && (s.failed || s.nfailed || s.timeout_ms))

@@ -110,7 +110,7 @@ static int check_send(const struct mcast_iov *iov, unsigned int niov,
 	uint64_t total = 0;
 	unsigned int i;
 
-	if (flags & ~MCAST_SEND_LOOPBACK)
+	if (flags & ~(MCAST_SEND_LOOPBACK | MCAST_SEND_SEPARATE))
 		return -EINVAL;
 	if (niov > MCAST_MAX_IOV || (niov && !iov))
 		return -EINVAL;

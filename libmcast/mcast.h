@@ -71,7 +71,9 @@ int mcast_join(struct mcast *mc, uint32_t group);
 int mcast_leave(struct mcast *mc, uint32_t group);
 
 /*
- * Send to every member node of @group.  @flags: 0 or MCAST_SEND_LOOPBACK.
+ * Send to every member node of @group.  @flags: 0 or MCAST_SEND_LOOPBACK
+ * (the sending file gets it too) and/or MCAST_SEND_SEPARATE (no tree: this
+ * node sends to every destination itself, the baseline for comparisons).
  * At most MCAST_MAX_MSG bytes (-EMSGSIZE), at most MCAST_MAX_IOV iovecs
  * (-EINVAL).  mcast_send_seq() then gives the message's sequence number.
  */

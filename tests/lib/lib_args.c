@@ -147,6 +147,10 @@ static void test_uring(struct mcast *mc)
 	   s.iov == (uintptr_t)&v && s.flags == MCAST_SEND_LOOPBACK &&
 	   !s.nodes && !s.nnodes && !s.reserved0 && !s.failed &&
 	   !s.nfailed && !s.timeout_ms, "send_init fills struct mcast_send");
+	is_int(mcast_send_init_nodes(&s, nodes, 1, &v, 1, MCAST_SEND_SEPARATE),
+	       0, "send_init_nodes with MCAST_SEND_SEPARATE");
+	ok(s.flags == (MCAST_SEND_NODES | MCAST_SEND_SEPARATE),
+	   "send_init_nodes keeps MCAST_SEND_SEPARATE");
 	is_int(mcast_send_init_nodes(&s, nodes, 1, &v, 1, 0), 0,
 	       "send_init_nodes");
 	ok(s.flags == MCAST_SEND_NODES && s.group == MCAST_NO_GROUP &&

@@ -16,9 +16,9 @@
  *       sends closed by one completion-mode send (messages/s, MB/s).
  *         u-torus   one send to all destinations (the group G if given,
  *                   else the node list); the kernel plans the U-torus tree
- *         separate  one completion-mode send to a one-node list per
- *                   destination, in turn: the source addresses every
- *                   destination itself
+ *         separate  one send with MCAST_SEND_SEPARATE: the source sends
+ *                   the message to every destination itself, all
+ *                   transfers under way at once, nobody forwards
  *       Sends a stop message to every destination at the end.
  *   mcastperf msg (--group G | --nodes IDS) [--size N] [--no-wait]
  *       one message, reporting which nodes were not reached.
@@ -230,16 +230,16 @@ struct sender {
  * in s->failed[0..s->nfailed).
  */
 static int do_send(struct sender *s, const uint32_t *nodes, uint32_t n,
-		   const void *buf, uint32_t len, bool wait)
+		   const void *buf, uint32_t len, bool wait, unsigned int flags)
 {
 	struct mcast_iov iov = { (uintptr_t)buf, len };
 	struct mcast_send ms;
 	int err;
 
 	if (nodes)
-		err = mcast_send_init_nodes(&ms, nodes, n, &iov, 1, 0);
+		err = mcast_send_init_nodes(&ms, nodes, n, &iov, 1, flags);
 	else
-		err = mcast_send_init(&ms, s->group, &iov, 1, 0);
+		err = mcast_send_init(&ms, s->group, &iov, 1, flags);
 	if (err)
 		return err;
 	s->nfailed = 0;
@@ -279,7 +279,7 @@ static int probe_wait(struct sender *s, const struct mcast_info *info,
 #endif
 
 	fill(buf, sizeof(buf), KIND_MSG, 0, 0);
-	err = do_send(s, s->group ? NULL : dests, n, buf, sizeof(buf), true);
+	err = do_send(s, s->group ? NULL : dests, n, buf, sizeof(buf), true, 0);
 	if (err == -EINVAL || err == -E2BIG || err == -EOPNOTSUPP) {
 		fprintf(stderr, "%s: the kernel refuses completion mode (MCAST_SEND_WAIT: %s): "
 			"this mcast.ko has no inter-node data path\n", prog,
@@ -298,29 +298,18 @@ static int probe_wait(struct sender *s, const struct mcast_info *info,
 	return 0;
 }
 
-/* One multicast by METHOD; for separate, one completion-mode send per
- * destination in turn (the last of them the last to complete). */
+/* One multicast by METHOD: a U-torus tree, or separate addressing. */
 static int multicast(struct sender *s, int method, const uint32_t *dests,
 		     uint32_t n, const void *buf, uint32_t len, bool wait,
 		     uint32_t *nfail)
 {
-	uint32_t i;
-	int err, ret = 0;
+	int err;
 
-	if (method == M_UTORUS) {
-		err = do_send(s, s->group ? NULL : dests, n, buf, len, wait);
-		if (err == -EHOSTUNREACH)
-			*nfail += s->nfailed;
-		return err == -EHOSTUNREACH ? 0 : err;
-	}
-	for (i = 0; i < n; i++) {
-		err = do_send(s, &dests[i], 1, buf, len, wait);
-		if (err == -EHOSTUNREACH)
-			*nfail += 1;
-		else if (err && !ret)
-			ret = err;
-	}
-	return ret;
+	err = do_send(s, s->group ? NULL : dests, n, buf, len, wait,
+		      method == M_SEPARATE ? MCAST_SEND_SEPARATE : 0);
+	if (err == -EHOSTUNREACH)
+		*nfail += s->nfailed;
+	return err == -EHOSTUNREACH ? 0 : err;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -559,6 +548,14 @@ static int cmd_send(int argc, char **argv)
 	rc = probe_wait(&s, &info, dests, ndests);
 	if (rc)
 		goto out;
+	for (j = 0; j < nmethods; j++) {
+		if (methods[j] == M_SEPARATE && !(info.caps & MCAST_CAP_SEPARATE)) {
+			fprintf(stderr, "%s: this mcast.ko has no separate addressing "
+				"(no MCAST_CAP_SEPARATE): use --methods u-torus\n", prog);
+			rc = EXIT_NOWAIT;
+			goto out;
+		}
+	}
 
 	if (csv) {
 		printf("method,dests,size,iters,median_us,p99_us,msgs_per_s,mb_per_s,failed\n");
@@ -793,7 +790,7 @@ static int cmd_msg(int argc, char **argv)
 	}
 #endif
 	t0 = now_us();
-	err = do_send(&s, s.group ? NULL : nodes, nnodes, buf, size, wait);
+	err = do_send(&s, s.group ? NULL : nodes, nnodes, buf, size, wait, 0);
 	if (err == -EINVAL && wait) {
 		fprintf(stderr, "%s: the kernel refuses completion mode (MCAST_SEND_WAIT): "
 			"this mcast.ko has no inter-node data path\n", prog);

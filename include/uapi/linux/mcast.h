@@ -54,6 +54,7 @@ enum mcast_links {
 #define MCAST_CAP_URING		(1u << 1)	/* io_uring send/receive */
 #define MCAST_CAP_NET		(1u << 2)	/* to other nodes (U-torus) */
 #define MCAST_CAP_WAIT		(1u << 3)	/* MCAST_SEND_WAIT */
+#define MCAST_CAP_SEPARATE	(1u << 4)	/* MCAST_SEND_SEPARATE */
 
 struct mcast_info {
 	__u32 size;		/* in: sizeof(struct mcast_info) */
@@ -89,6 +90,7 @@ struct mcast_group_req {
 #define MCAST_SEND_NODES	(1u << 0)	/* to nodes[], not to a group */
 #define MCAST_SEND_LOOPBACK	(1u << 1)	/* the sending file gets it too */
 #define MCAST_SEND_WAIT		(1u << 2)	/* completion mode, see below */
+#define MCAST_SEND_SEPARATE	(1u << 3)	/* no tree: see below */
 
 struct mcast_iov {
 	__u64 base;		/* user pointer */
@@ -128,6 +130,11 @@ struct mcast_iov {
  * -EAGAIN on an O_NONBLOCK file.  Nodes without a peer entry, and peers
  * that stop answering, are reported (failed[], MCAST_CMD_ERROR and
  * MCAST_CMD_PEER_DOWN events); the rest of the tree still gets the message.
+ *
+ * MCAST_SEND_SEPARATE: separate addressing, the baseline a tree is measured
+ * against: this node sends the message to every destination node itself
+ * (one transfer each, all under way at once, in R-chain order), and nobody
+ * forwards.  Reliability, FIFO and completion mode are the same.
  */
 struct mcast_send {
 	__u32 size;		/* sizeof(struct mcast_send) */

@@ -34,8 +34,8 @@
  *                                           private netns with files open
  *   mcast_probe watch MS                    print PEER_DOWN/ERROR events
  *   mcast_probe rx GROUP IDLE_MS [EXPECT]   receive and check test messages
- *   mcast_probe tx g:GROUP|n:LIST SIZES [wait[=MS]] [loop] [count=N] [gap=MS]
- *                                           send test messages
+ *   mcast_probe tx g:GROUP|n:LIST SIZES [wait[=MS]] [loop] [separate]
+ *                  [count=N] [gap=MS]       send test messages
  *   mcast_probe usend g:GROUP|n:LIST SIZE [wait[=MS]] [peek=NS,..]
  *                                           one send over io_uring; what
  *                                           the peeked nodes hold then
@@ -1771,7 +1771,7 @@ static int cmd_rx(const char *groups, int idle_ms, int expect)
 }
 
 /*
- * tx g:GROUP|n:ID,ID.. SIZE[,SIZE..] [wait[=MS]] [loop] [count=N]
+ * tx g:GROUP|n:ID,ID.. SIZE[,SIZE..] [wait[=MS]] [loop] [separate] [count=N]
  *    [gap=MS]: send each size (N times), one line per send.
  */
 static int cmd_tx(int argc, char **argv)
@@ -1798,6 +1798,8 @@ static int cmd_tx(int argc, char **argv)
 				timeout = strtoul(argv[i] + 5, NULL, 0);
 		} else if (!strcmp(argv[i], "loop")) {
 			flags |= MCAST_SEND_LOOPBACK;
+		} else if (!strcmp(argv[i], "separate")) {
+			flags |= MCAST_SEND_SEPARATE;
 		} else if (!strncmp(argv[i], "count=", 6)) {
 			count = atoi(argv[i] + 6);
 		} else if (!strncmp(argv[i], "gap=", 4)) {

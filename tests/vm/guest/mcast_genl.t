@@ -51,7 +51,7 @@ run_ok "NODE_SET 4x4 unidirectional at (1,2)" mcast_probe node-set 4,4 1,2
 expect_out "NODE_GET round trip" "node kind=1 links=0 dims=4,4 coord=1,2 id=9" \
 	node-get
 expect_out "mcast_info agrees" \
-	"abi=1 caps=0xf node=9 kind=1 links=0 ndims=2 dims=4,4 coord=1,2 rxq_limit=256 max_msg=4194304" \
+	"abi=1 caps=0x1f node=9 kind=1 links=0 ndims=2 dims=4,4 coord=1,2 rxq_limit=256 max_msg=4194304" \
 	info
 _out=$(mcast_probe node-set 4,4 1,9)
 case $_out in

@@ -9,7 +9,8 @@
 # nodes outside the destinations get nothing; the sending file never gets
 # its own message; each receiver's step and from_node are those of
 # `mcastctl plan -a u-torus --json` (so the tree is U-torus, max step
-# ceil(log2 m)).  Completion mode returns no failures.
+# ceil(log2 m)).  Completion mode returns no failures.  Separate addressing
+# (MCAST_SEND_SEPARATE) reaches every destination from the source itself.
 
 # shellcheck source=tests/vm/guest/tap.sh
 . /tests/tap.sh
@@ -48,6 +49,9 @@ testbed() {
 	_src=$(random_nodes 1 $((_seed + 5)))
 	round "$_spec: node list from $_src" "$_src" "n:$(echo "$_lst" | tr ' ' ',')" \
 		"$_lst" 0,1,1400,65536
+	# separate addressing (the benchmarks' baseline): no tree
+	round "$_spec: node list from $_src, separate addressing" "$_src" \
+		"n:$(echo "$_lst" | tr ' ' ',')" "$_lst" 0,65536 wait separate
 	if [ "$_spec" = bridge:16 ]; then
 		# one 4 MiB message to every node
 		mcastbed group 2 all > /dev/null 2>&1

@@ -155,6 +155,10 @@ check_round() {
 	grep -q self-received "$W/tx" && fail "$_desc: the sending file got nothing" "$(cat "$W/tx")" ||
 		pass "$_desc: the sending file got nothing"
 
+	[ "${ALGO:-u-torus}" = separate ] && {
+		check_separate "$_desc" "$_src" "$_dests"
+		return
+	}
 	# the tree: step and from_node as mcastctl plan has them
 	# shellcheck disable=SC2086
 	plan_tree "$_src" $_dests > "$W/plan"
@@ -171,6 +175,24 @@ check_round() {
 	_m=$(($(echo "$_dests" | wc -w) + 1))
 	is "$_bad" "" "$_desc: step and from_node of every receiver are mcastctl plan's"
 	is "$_max" "$(ceil_log2 "$_m")" "$_desc: the tree takes ceil(log2 $_m) steps"
+}
+
+# Separate addressing (MCAST_SEND_SEPARATE): every destination has it from
+# the source itself, one step each: steps 1..m-1, each once.
+check_separate() { # DESC SRC "DESTS"
+	_bad='' _steps=''
+	for _id in $3; do
+		_l=$(grep "^msg src=$2 " "$W/rx.$_id" | head -n 1)
+		case $_l in
+		*" from=$2 "*) ;;
+		*) _bad="$_bad $_id:${_l#* group=}" ;;
+		esac
+		_steps="$_steps $(echo "$_l" | sed -n 's/.* step=\([0-9]*\) .*/\1/p')"
+	done
+	is "$_bad" "" "$1: separate addressing: every destination got it from the source"
+	_m=$(echo "$3" | wc -w)
+	is "$(echo "$_steps" | tr ' ' '\n' | grep . | sort -n | tr '\n' ' ')" \
+		"$(seq 1 "$_m" | tr '\n' ' ')" "$1: separate addressing: steps 1..$_m, one each"
 }
 
 # round DESC SRC TARGET "DESTS" SIZES [tx options]
@@ -205,6 +227,8 @@ round() {
 	*) is "$_rc" 0 "$_desc: sender exits 0" ;;
 	esac
 	[ "$_rc" = 0 ] || diag "$(cat "$W/tx")"
+	ALGO=u-torus
+	case " $* " in *" separate "*) ALGO=separate ;; esac
 	check_round "$_desc" "$_src" "$_d" "$_sizes" "$_srcgets"
 }
 
