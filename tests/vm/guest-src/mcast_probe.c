@@ -1845,8 +1845,8 @@ static int cmd_tx(int argc, char **argv)
 	}
 	/* The sending file never gets its own message without loopback. */
 	while (mc_recv(fd, MCAST_RECV_DONTWAIT, buf, sizeof(buf), &rv) >= 0)
-		printf("self-received seq=%llu%s\n", (unsigned long long)rv.seq,
-		       flags & MCAST_SEND_LOOPBACK ? " (loopback)" : "");
+		printf("self-received seq=%llu src=%u%s\n", (unsigned long long)rv.seq,
+		       rv.src_node, flags & MCAST_SEND_LOOPBACK ? " (loopback)" : "");
 	return rc;
 }
 

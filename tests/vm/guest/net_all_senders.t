@@ -1,0 +1,167 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# Every node sends at once: on a 4x4 bidirectional torus, a 16-node
+# bridge and 8x8 tori (unidirectional and bidirectional), four groups of
+# random members are made, and every node, all at the same time, sends two
+# messages (0 B and 3000 B) to a randomly chosen group and one (1400 B, in
+# completion mode) to its own random node list.  Every receiver must get
+# exactly the messages addressed to it, once each, byte-exact, in order per
+# sender, each in the U-torus step and from the node `mcastctl plan`
+# gives for that source and destination set, and nothing else.
+
+# shellcheck source=tests/vm/guest/tap.sh
+. /tests/tap.sh
+
+# shellcheck source=tests/vm/guest/netlib.sh
+. /tests/netlib.sh
+
+# expect SRC GROUP LEN DESTS...: the lines "RECV SRC GROUP LEN STEP FROM"
+# that SRC's message must produce.  The source's own receiver gets it
+# locally (step 0): a group send reaches every file of the sending node that
+# joined the group, member node or not; a node list when it names the source.
+expect() {
+	_s=$1 _g=$2 _len=$3
+	shift 3
+	_d='' _local=no
+	[ "$_g" = 0 ] || _local=yes
+	for _x in "$@"; do
+		if [ "$_x" = "$_s" ]; then
+			_local=yes
+		else
+			_d="$_d $_x"
+		fi
+	done
+	[ "$_local" = no ] || echo "$_s $_s $_g $_len 0 $_s"
+	[ -n "$_d" ] || return 0
+	# shellcheck disable=SC2086
+	plan_tree "$_s" $_d | while read -r _id _st _f; do
+		echo "$_id $_s $_g $_len $_st $_f"
+	done
+}
+
+# all_send DESC SEED GROUPSIZES LISTMAX: the round on the current testbed
+all_send() {
+	_desc=$1 _seed=$2 _sizes=$3 _lmax=$4
+	: > "$W/expect"
+	_g=1
+	for _k in $_sizes; do
+		members "$_g" "$_k" $((_seed + _g))
+		eval "mem$_g=\$MEM"
+		_g=$((_g + 1))
+	done
+	_u=0
+	while [ "$_u" -lt "$N" ]; do
+		_grp=$(awk -v s=$((_seed * 100 + _u)) 'BEGIN { srand(s); print 1 + int(rand() * 4) }')
+		_k=$(awk -v s=$((_seed * 100 + _u)) -v m="$_lmax" 'BEGIN { srand(s); rand(); print 2 + int(rand() * (m - 1)) }')
+		_lst=$(random_nodes "$_k" $((_seed * 1000 + _u)))
+		eval "_mem=\$mem$_grp"
+		echo "$_grp $(echo "$_lst" | tr ' ' ',')" > "$W/send.$_u"
+		# shellcheck disable=SC2086
+		{
+			expect "$_u" "$_grp" 0 $_mem
+			expect "$_u" "$_grp" 3000 $_mem
+			expect "$_u" 0 1400 $_lst
+		} >> "$W/expect"
+		_u=$((_u + 1))
+	done
+	sort "$W/expect" > "$W/expect.sorted"
+
+	# a receiver in every node, joined to all four groups
+	rm -f "$W"/rx.*
+	RXPIDS=''
+	_u=0
+	while [ "$_u" -lt "$N" ]; do
+		_e=$(grep -c "^$_u " "$W/expect")
+		/usr/local/bin/ip netns exec "mcb$_u" /usr/local/bin/mcast_probe rx \
+			1,2,3,4 60000 "$_e" > "$W/rx.$_u" 2>&1 &
+		RXPIDS="$RXPIDS $!"
+		_u=$((_u + 1))
+	done
+	_t=0
+	while [ "$(cat "$W"/rx.* 2>/dev/null | grep -c '^ready')" -lt "$N" ] &&
+		[ "$_t" -lt 150 ]; do
+		sleep 0.2
+		_t=$((_t + 1))
+	done
+
+	# every node sends at once
+	_t0=$(date +%s)
+	TXPIDS=''
+	_u=0
+	while [ "$_u" -lt "$N" ]; do
+		read -r _grp _lst < "$W/send.$_u"
+		/usr/local/bin/ip netns exec "mcb$_u" /bin/sh -c \
+			"/usr/local/bin/mcast_probe tx g:$_grp 0,3000 &&
+			 /usr/local/bin/mcast_probe tx n:$_lst 1400 wait" > "$W/tx.$_u" 2>&1 &
+		TXPIDS="$TXPIDS $!"
+		_u=$((_u + 1))
+	done
+	_bad=''
+	_u=0
+	for _p in $TXPIDS; do
+		wait "$_p" || _bad="$_bad $_u"
+		_u=$((_u + 1))
+	done
+	is "$_bad" "" "$_desc: every node's sends accepted"
+	is "$(cat "$W"/tx.* | grep -c 'len=1400 rc=0 nfailed=0 failed=$')" "$N" \
+		"$_desc: every node-list send complete, none failed"
+	for _p in $RXPIDS; do
+		wait "$_p"
+	done
+	diag "$_desc: $(wc -l < "$W/expect") deliveries in $(($(date +%s) - _t0)) s"
+
+	# what arrived, as "RECV SRC GROUP LEN STEP FROM"
+	: > "$W/got"
+	_nbad=0
+	_u=0
+	while [ "$_u" -lt "$N" ]; do
+		sed -n "s/^msg src=\([0-9]*\) seq=[0-9]* len=\([0-9]*\) group=\([0-9]*\) step=\([0-9]*\) from=\([0-9]*\) .*/$_u \1 \3 \2 \4 \5/p" \
+			"$W/rx.$_u" >> "$W/got"
+		_nbad=$((_nbad + $(grep -c '^msg .* ok=0' "$W/rx.$_u")))
+		_u=$((_u + 1))
+	done
+	sort "$W/got" > "$W/got.sorted"
+	is "$_nbad" 0 "$_desc: every message byte-exact"
+	_diff=$(diff "$W/expect.sorted" "$W/got.sorted")
+	is "$_diff" "" "$_desc: every destination got exactly its messages, once, in mcastctl plan's step and from its node"
+	[ -z "$_diff" ] || diag "$(echo "$_diff" | head -n 40)"
+	# FIFO per sender and group at every receiver
+	_ord=''
+	_u=0
+	while [ "$_u" -lt "$N" ]; do
+		_ord="$_ord$(sed -n 's/^msg src=\([0-9]*\) seq=\([0-9]*\) .* group=\([0-9]*\) .*/\1 \3 \2/p' "$W/rx.$_u" |
+			awk -v r="$_u" '{ k = $1 " " $2; if ((k in p) && $3 <= p[k]) printf " %s:%s", r, k; p[k] = $3 }')"
+		_u=$((_u + 1))
+	done
+	is "$_ord" "" "$_desc: FIFO per sender and group at every receiver"
+	# (a sending file does get other nodes' node lists that name its node)
+	_own=''
+	_u=0
+	while [ "$_u" -lt "$N" ]; do
+		grep -q "^self-received .* src=$_u\( \|$\)" "$W/tx.$_u" && _own="$_own $_u"
+		_u=$((_u + 1))
+	done
+	is "$_own" "" "$_desc: no sending file got its own message"
+}
+
+# testbed SPEC TOPO NODES RADIX SEED GROUPSIZES LISTMAX
+testbed() {
+	TOPO=$2 N=$3 K=$4
+	if ! _out=$(mcastbed up "$1" 2>&1); then
+		fail "mcastbed up $1" "$_out"
+		return
+	fi
+	all_send "$1: all $N nodes send at once" "$5" "$6" "$7"
+	mcastbed down > /dev/null 2>&1
+}
+
+run_ok "insmod mcast.ko" insmod "$MCAST_KO"
+testbed torus:4x4:bi torus:4x4:bi 16 4 31 "3 5 7 9" 8
+testbed bridge:16 torus:16 16 4 32 "4 6 8 16" 8
+testbed torus:8x8:uni torus:8x8:uni 64 8 33 "5 9 14 20" 12
+testbed torus:8x8:bi torus:8x8:bi 64 8 34 "6 10 16 64" 12
+is "$(ip netns list | grep -c mcb)" 0 "no namespaces left"
+run_ok "rmmod mcast" rmmod mcast
+done_testing
+tap_exit
