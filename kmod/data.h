@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * The network data path's own declarations, shared by its files:
+ *   data.c       jobs (a node's part in one message), the timer, lifecycle
+ *   data_send.c  the send entry point: planning the R-chain, completion mode
+ *   data_hop.c   transfers: one hop of the tree, its window, retransmission,
+ *                DONE and takeover of a dead child's piece
+ *   data_rx.c    receiving: reassembly, batched ACKs, cut-through forwarding
+ *   data_fifo.c  local delivery exactly once and in order per stream
+ * docs/data-path.md describes the protocol.
+ */
+#ifndef MCAST_DATA_H
+#define MCAST_DATA_H
+
+#include <linux/completion.h>
+#include <linux/list.h>
+#include <linux/types.h>
+#include <linux/uio.h>
+#include <linux/xarray.h>
+
+#include "mcast.h"
+#include "transport.h"
+
+/* Wire format: every datagram starts with struct mcw_hdr (big endian). */
+#define MCW_VERSION	1
+enum { MCW_DATA = 1, MCW_ACK = 2, MCW_DONE = 3 };
+#define MCW_F_TRUNC	0x01	/* DONE: the failure list is cut short */
+#define MCW_F_BUSY	0x02	/* ACK: alive, but no room for it yet */
+
+struct mcw_hdr {
+	u8 version;
+	u8 type;
+	u8 flags;
+	u8 pad;
+	__be32 src;		/* the message's sender */
+	__be32 from;		/* this datagram's sender */
+	__be32 xid;		/* the transfer, as its sender names it */
+	__be64 seq;		/* the message, per sender */
+	__be32 group;
+	__be32 step;		/* DATA: the receiver's U-torus step */
+	__be32 msg_len;		/* DATA: message bytes */
+	__be32 count;		/* DATA: piece entries; DONE: failed nodes */
+	__be32 frag;		/* DATA: this fragment; ACK: the one acked */
+	__be32 cum;		/* ACK: fragments below it all received */
+} __packed;
+
+#define MCW_ENTRY		12	/* be32 node, be64 prev */
+
+/* Bounds and timers. */
+#define MCAST_WIN		64	/* unacked fragments per transfer */
+#define MCAST_PEER_TXS		16	/* transfers sending data to one peer */
+#define MCAST_TICK		max(1UL, msecs_to_jiffies(10))
+#define MCAST_IDLE_TICK		msecs_to_jiffies(1000)
+#define MCAST_RTO_MAX_MS	1000
+#define MCAST_RX_MEM_MAX	(64u << 20)
+#define MCAST_RX_PER_PEER	32
+#define MCAST_INFLIGHT_MAX	64
+#define MCAST_INFLIGHT_BYTES	(16u << 20)
+#define MCAST_DONE_KEEP_MS	20000
+#define MCAST_WAIT_DEFAULT_MS	30000
+#define MCAST_GAP_MS		10000
+
+enum mcast_job_state { JOB_RX, JOB_FWD, JOB_DONE };
+
+/* A node's part in one message: the root at the sender, else a receiver. */
+struct mcast_job {
+	struct list_head link;		/* mcast_net.jobs */
+	struct list_head ack_link;	/* mcast_net.acks: an ACK is due */
+	u32 ack_frag;			/* the fragment it answers */
+	bool root;
+	bool waiting;			/* root: a sender waits for it */
+	bool separate;			/* root: one transfer per destination */
+	enum mcast_job_state state;
+	u32 src, parent, xid, group, step, nsent;
+	u64 seq;
+	u32 msg_len, count, total, nfrags, nrecv;
+	u32 cum;			/* fragments below it all received */
+	bool started;			/* the piece is known, forwarding began */
+	unsigned long *have;		/* fragments received */
+	u8 *pbuf;			/* received piece entries */
+	struct mcast_msg *msg;
+	u32 *nodes;			/* the piece, this node first */
+	u64 *prevs;
+	struct list_head txs;		/* struct mcast_tx.link */
+	u32 pending;
+	u32 *failed;
+	u32 nfailed, failcap;
+	bool trunc;
+	unsigned long stamp;
+	u64 bytes;
+	struct completion done;
+};
+
+/* One transfer: this node sends @job's message to the head of a piece. */
+struct mcast_tx {
+	struct list_head link;
+	struct mcast_job *job;
+	u32 xid, to, step, len;
+	u32 *nodes;			/* the piece, receiver first */
+	u64 *prevs;
+	u8 *pbuf;			/* the piece as sent */
+	u32 plen, total, nfrags, nacked, next, cum;
+	unsigned long *acked;
+	u32 tries, max_tries;		/* quarters: see mcast_tx_timer() */
+	u32 done_parts;			/* DONE datagrams expected (0: none yet) */
+	u64 done_got;			/* the DONE datagrams received */
+	unsigned long rto, deadline;
+	bool queued;			/* waiting for room in the peer's window */
+	bool active;			/* counted in the peer's tx_active */
+};
+
+/* Receive side FIFO state of one stream (sender, group). */
+struct mcast_rstream {
+	u64 last;			/* seq of the last delivered message */
+	struct list_head held;		/* struct mcast_held, by seq */
+	unsigned long since;
+	unsigned long used;		/* its last message came then */
+};
+
+struct mcast_held {
+	struct list_head link;
+	struct mcast_msg *msg;
+	u64 prev;
+};
+
+/* Send side: per stream, the last seq sent to each destination. */
+struct mcast_tstream {
+	struct xarray last;
+	unsigned long used;		/* its last send */
+};
+
+static inline u32 mcast_frag_size(struct mcast_net *mn)
+{
+	return mn->tp->max_payload - sizeof(struct mcw_hdr);
+}
+
+/* Ids per DONE datagram; a longer failed list goes in several parts. */
+static inline u32 mcast_done_room(struct mcast_net *mn)
+{
+	return mcast_frag_size(mn) / 4;
+}
+
+/* data.c */
+void *mcast_obj_zalloc(size_t size, enum mcast_obj kind);
+void mcast_obj_free(void *p, enum mcast_obj kind);
+void mcast_arm(struct mcast_net *mn);
+int mcast_xmit(struct mcast_net *mn, u32 to, struct kvec *v,
+	       size_t nv, size_t len);
+void mcw_init(struct mcw_hdr *h, struct mcast_net *mn, u8 type,
+	      u32 src, u32 xid, u64 seq);
+int mcast_job_add_failed(struct mcast_job *job, u32 node);
+void mcast_job_free_data(struct mcast_job *job);
+void mcast_peer_rx_jobs(struct mcast_net *mn, u32 id, int d);
+void mcast_job_free(struct mcast_net *mn, struct mcast_job *job);
+void mcast_job_uniq_failed(struct mcast_job *job);
+void mcast_send_done(struct mcast_net *mn, struct mcast_job *job);
+void mcast_job_check(struct mcast_net *mn, struct mcast_job *job);
+
+/* data_hop.c */
+void mcast_tx_free(struct mcast_net *mn, struct mcast_tx *tx);
+void mcast_tx_pump(struct mcast_net *mn, struct mcast_tx *tx);
+void mcast_job_spread(struct mcast_net *mn, struct mcast_job *job,
+		      const u32 *nodes, const u64 *prevs, u32 n);
+void mcast_tx_timer(struct mcast_net *mn, struct mcast_tx *tx);
+void mcast_rx_ack(struct mcast_net *mn, const struct mcw_hdr *h,
+		  const void *body, size_t blen, u32 from);
+void mcast_rx_done(struct mcast_net *mn, const struct mcw_hdr *h,
+		   const void *body, size_t blen, u32 from);
+
+/* data_fifo.c */
+void mcast_stream_drain(struct mcast_net *mn, struct mcast_rstream *st,
+			bool force);
+void mcast_streams_expire(struct mcast_net *mn);
+void mcast_rx_deliver(struct mcast_net *mn, struct mcast_msg *msg,
+		      u64 prev);
+
+#endif /* MCAST_DATA_H */

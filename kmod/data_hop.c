@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Transfers: one hop of a tree, this node sending a job's message to the
+ * head of a piece.  A window of unacknowledged fragments fed as the
+ * message arrives (cut-through), retransmission with a doubling timeout,
+ * DONE collection, and the takeover of a dead child's piece.
+ */
+#include <linux/bitmap.h>
+#include <linux/jiffies.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+
+#include "data.h"
+#include "compat.h"
+#include "schedule.h"
+
+/* The transfer leaves its peer's window (all its data is acknowledged). */
+static void mcast_tx_inactive(struct mcast_net *mn, struct mcast_tx *tx)
+{
+	struct mcast_peer *p;
+
+	if (!tx->active)
+		return;
+	tx->active = false;
+	p = xa_load(&mn->peers, tx->to);
+	if (p && p->tx_active)
+		p->tx_active--;
+}
+
+void mcast_tx_free(struct mcast_net *mn, struct mcast_tx *tx)
+{
+	mcast_tx_inactive(mn, tx);
+	xa_erase(&mn->txs, tx->xid);
+	list_del(&tx->link);
+	kvfree(tx->nodes);
+	kvfree(tx->prevs);
+	kvfree(tx->pbuf);
+	kvfree(tx->acked);
+	mcast_obj_free(tx, MCAST_OBJ_TX);
+}
+
+static void mcast_tx_send_frag(struct mcast_net *mn, struct mcast_tx *tx,
+			       u32 i)
+{
+	struct mcast_job *job = tx->job;
+	u32 fs = mcast_frag_size(mn);
+	u32 off = i * fs, end = min(tx->total, off + fs);
+	struct mcw_hdr h;
+	struct kvec v[3];
+	size_t nv = 1;
+
+	mcw_init(&h, mn, MCW_DATA, job->src, tx->xid, job->seq);
+	h.group = cpu_to_be32(job->group);
+	h.step = cpu_to_be32(tx->step);
+	h.msg_len = cpu_to_be32(job->msg_len);
+	h.count = cpu_to_be32(tx->len);
+	h.frag = cpu_to_be32(i);
+	v[0] = (struct kvec){ &h, sizeof(h) };
+	if (off < tx->plen)
+		v[nv++] = (struct kvec){ tx->pbuf + off,
+					 min(end, tx->plen) - off };
+	if (end > tx->plen) {
+		u32 d0 = max(off, tx->plen) - tx->plen;
+
+		v[nv++] = (struct kvec){ job->msg->data + d0,
+					 end - tx->plen - d0 };
+	}
+	mcast_xmit(mn, tx->to, v, nv, sizeof(h) + end - off);
+}
+
+/* Message bytes this node holds from the start: all once it has them all. */
+static u32 mcast_job_held(struct mcast_net *mn, const struct mcast_job *job)
+{
+	u64 got, piece = (u64)job->count * MCW_ENTRY;
+
+	if (job->state != JOB_RX)
+		return job->msg_len;
+	got = min_t(u64, (u64)job->cum * mcast_frag_size(mn), job->total);
+	return got > piece ? got - piece : 0;
+}
+
+/*
+ * Fragments of @tx this node can send now.  A forwarder relays while it
+ * still receives (cut-through): a child fragment goes out once every byte
+ * in it has arrived here, so the tree pipelines a long message instead of
+ * costing one message time per level.
+ */
+static u32 mcast_tx_ready(struct mcast_net *mn, const struct mcast_tx *tx)
+{
+	u32 held = mcast_job_held(mn, tx->job);
+
+	if (held == tx->job->msg_len)
+		return tx->nfrags;
+	return (tx->plen + held) / mcast_frag_size(mn);
+}
+
+void mcast_tx_pump(struct mcast_net *mn, struct mcast_tx *tx)
+{
+	u32 ready = mcast_tx_ready(mn, tx);
+
+	while (tx->next < ready && tx->next - tx->nacked < MCAST_WIN)
+		mcast_tx_send_frag(mn, tx, tx->next++);
+}
+
+static void mcast_tx_progress(struct mcast_net *mn, struct mcast_tx *tx)
+{
+	tx->tries = 0;
+	tx->rto = msecs_to_jiffies(mn->rto_ms);
+	tx->deadline = jiffies + tx->rto;
+}
+
+/* Takes over the piece of @tx minus its head: U-torus from this node. */
+static void mcast_takeover(struct mcast_net *mn, struct mcast_job *job,
+			   const u32 *nodes, const u64 *prevs, u32 len)
+{
+	u32 *tn;
+	u64 *tp;
+	u32 i;
+
+	if (len < 2)
+		return;
+	tn = kvmalloc_array(len, sizeof(u32), GFP_KERNEL);
+	tp = kvmalloc_array(len, sizeof(u64), GFP_KERNEL);
+	if (!tn || !tp) {
+		for (i = 1; i < len; i++)
+			mcast_job_add_failed(job, nodes[i]);
+		goto out;
+	}
+	tn[0] = mn->node_id;
+	tp[0] = 0;
+	memcpy(tn + 1, nodes + 1, (len - 1) * sizeof(u32));
+	memcpy(tp + 1, prevs + 1, (len - 1) * sizeof(u64));
+	mcast_job_spread(mn, job, tn, tp, len);
+out:
+	kvfree(tn);
+	kvfree(tp);
+}
+
+static void mcast_tx_start(struct mcast_net *mn, struct mcast_job *job,
+			   const u32 *nodes, const u64 *prevs, u32 len)
+{
+	struct mcast_peer *p = xa_load(&mn->peers, nodes[0]);
+	struct mcast_tx *tx;
+	u32 i, fs = mcast_frag_size(mn);
+	int err;
+
+	if (!p) {
+		atomic64_inc(&mn->stats.unreached);
+		mcast_job_add_failed(job, nodes[0]);
+		mcast_notify_data(mn, MCAST_CMD_ERROR, nodes[0], job->group,
+				  job->seq, EHOSTUNREACH);
+		mcast_takeover(mn, job, nodes, prevs, len);
+		return;
+	}
+	tx = mcast_obj_zalloc(sizeof(*tx), MCAST_OBJ_TX);
+	if (!tx)
+		goto nomem;
+	tx->job = job;
+	tx->to = nodes[0];
+	tx->len = len;
+	tx->step = job->step + 1 + job->nsent++;
+	tx->plen = len * MCW_ENTRY;
+	tx->total = tx->plen + job->msg_len;
+	tx->nfrags = max(1U, DIV_ROUND_UP(tx->total, fs));
+	tx->nodes = kvmalloc_array(len, sizeof(u32), GFP_KERNEL);
+	tx->prevs = kvmalloc_array(len, sizeof(u64), GFP_KERNEL);
+	tx->pbuf = kvmalloc(tx->plen, GFP_KERNEL);
+	tx->acked = kvcalloc(BITS_TO_LONGS(tx->nfrags), sizeof(long),
+			     GFP_KERNEL);
+	if (!tx->nodes || !tx->prevs || !tx->pbuf || !tx->acked)
+		goto nomem_tx;
+	memcpy(tx->nodes, nodes, len * sizeof(u32));
+	memcpy(tx->prevs, prevs, len * sizeof(u64));
+	for (i = 0; i < len; i++) {
+		put_unaligned_be32(nodes[i], tx->pbuf + i * MCW_ENTRY);
+		put_unaligned_be64(prevs[i], tx->pbuf + i * MCW_ENTRY + 4);
+	}
+	err = xa_alloc_cyclic(&mn->txs, &tx->xid, tx, XA_LIMIT(1, U32_MAX),
+			      &mn->next_xid, GFP_KERNEL);
+	if (err < 0)
+		goto nomem_tx;
+	list_add_tail(&tx->link, &job->txs);
+	job->pending++;
+	tx->max_tries = p->down ? 1 : mn->retries;
+	if (!job->root)
+		atomic64_inc(&mn->stats.fwd_msgs);
+	if (p->tx_active >= MCAST_PEER_TXS) {
+		tx->queued = true;	/* the timer starts it when there is room */
+	} else {
+		p->tx_active++;
+		tx->active = true;
+		mcast_tx_progress(mn, tx);
+		mcast_tx_pump(mn, tx);
+	}
+	mcast_arm(mn);
+	return;
+
+nomem_tx:
+	kvfree(tx->nodes);
+	kvfree(tx->prevs);
+	kvfree(tx->pbuf);
+	kvfree(tx->acked);
+	mcast_obj_free(tx, MCAST_OBJ_TX);
+nomem:
+	/* Reported, not lost silently: every node of the piece failed. */
+	for (i = 0; i < len; i++)
+		mcast_job_add_failed(job, nodes[i]);
+	atomic64_add(len, &mn->stats.unreached);
+	mcast_notify_data(mn, MCAST_CMD_ERROR, nodes[0], job->group, job->seq,
+			  ENOMEM);
+}
+
+/*
+ * Runs U-torus (Fig 4.9) over @nodes[0..n-1], @nodes[0] being this node;
+ * or, for a separate-addressing root, one transfer to each node in turn
+ * (every piece is then one node, so nothing is forwarded or taken over).
+ */
+void mcast_job_spread(struct mcast_net *mn, struct mcast_job *job,
+		      const u32 *nodes, const u64 *prevs, u32 n)
+{
+	struct mc_chain c = { .node = nodes, .len = n, .rot = 0 };
+	struct mc_sender s;
+	struct mc_dest d;
+
+	mc_sender_init(&s, &mn->torus, &c,
+		       job->separate ? MC_ALGO_SEPARATE : MC_ALGO_UTORUS,
+		       0, 0, n, 0);
+	while (mc_sender_next(&s, &d, 1) == 1)
+		mcast_tx_start(mn, job, nodes + d.pos, prevs + d.pos, d.len);
+}
+
+/* The child of @tx stopped answering: fail it, take over its piece. */
+static void mcast_tx_fail(struct mcast_net *mn, struct mcast_tx *tx)
+{
+	struct mcast_job *job = tx->job;
+	struct mcast_peer *p = xa_load(&mn->peers, tx->to);
+
+	if (p)
+		p->down = true;
+	atomic64_inc(&mn->stats.peer_fails);
+	atomic64_inc(&mn->stats.unreached);
+	mcast_job_add_failed(job, tx->to);
+	mcast_notify_data(mn, MCAST_CMD_PEER_DOWN, tx->to, job->group,
+			  job->seq, EHOSTUNREACH);
+	mcast_takeover(mn, job, tx->nodes, tx->prevs, tx->len);
+	mcast_tx_free(mn, tx);
+	job->pending--;
+	mcast_job_check(mn, job);
+}
+
+void mcast_tx_timer(struct mcast_net *mn, struct mcast_tx *tx)
+{
+	struct mcast_peer *p;
+	u32 i, n = 0;
+
+	if (tx->queued) {
+		p = xa_load(&mn->peers, tx->to);
+		if (p && p->tx_active >= MCAST_PEER_TXS)
+			return;
+		tx->queued = false;
+		if (p) {
+			p->tx_active++;
+			tx->active = true;
+		}
+		mcast_tx_progress(mn, tx);
+		mcast_tx_pump(mn, tx);
+		return;
+	}
+	if (time_before(jiffies, tx->deadline))
+		return;
+	if (tx->nacked == tx->next && tx->next < tx->nfrags) {
+		/* All sent is acknowledged; the rest has not reached us yet. */
+		mcast_tx_progress(mn, tx);
+		return;
+	}
+	/*
+	 * A child that spoke during this timeout (for other transfers) is
+	 * alive but overloaded: that counts a quarter of a silent timeout, so
+	 * load does not pass for death, and a child that answers everything
+	 * but this transfer still ends (a bug, not a hang).
+	 */
+	p = xa_load(&mn->peers, tx->to);
+	tx->tries += p && time_in_range(p->heard, jiffies - tx->rto, jiffies) ?
+		     1 : 4;
+	if (tx->tries > 4 * tx->max_tries) {
+		mcast_tx_fail(mn, tx);
+		return;
+	}
+	if (tx->nacked == tx->nfrags) {
+		/* Waiting for DONE: probe with the last fragment. */
+		mcast_tx_send_frag(mn, tx, tx->nfrags - 1);
+		n = 1;
+	} else {
+		for (i = tx->cum; i < tx->next && n < MCAST_WIN; i++) {
+			if (test_bit(i, tx->acked))
+				continue;
+			mcast_tx_send_frag(mn, tx, i);
+			n++;
+		}
+	}
+	atomic64_add(n, &mn->stats.retrans);
+	tx->rto = min(tx->rto * 2, msecs_to_jiffies(MCAST_RTO_MAX_MS));
+	tx->deadline = jiffies + tx->rto;
+}
+
+static void mcast_tx_mark(struct mcast_tx *tx, u32 i)
+{
+	if (i < tx->nfrags && !test_and_set_bit(i, tx->acked))
+		tx->nacked++;
+}
+
+void mcast_rx_ack(struct mcast_net *mn, const struct mcw_hdr *h,
+		  const void *body, size_t blen, u32 from)
+{
+	struct mcast_tx *tx = xa_load(&mn->txs, be32_to_cpu(h->xid));
+	u64 sack = blen >= 8 ? get_unaligned_be64(body) : 0;
+	u32 cum, i;
+
+	if (!tx || tx->to != from)
+		return;
+	if (h->flags & MCW_F_BUSY) {
+		/* Alive: back-pressure, not failure.  Try again later. */
+		tx->tries = 0;
+		return;
+	}
+	cum = min(be32_to_cpu(h->cum), tx->nfrags);
+	cum = min(cum, tx->next);
+	for (; tx->cum < cum; tx->cum++)
+		mcast_tx_mark(tx, tx->cum);
+	if (be32_to_cpu(h->frag) < tx->next)
+		mcast_tx_mark(tx, be32_to_cpu(h->frag));
+	/* bit i: fragment cum + i is held too (beyond a gap) */
+	for (i = 0; sack && i < 64; i++, sack >>= 1)
+		if ((sack & 1) && cum + i < tx->next)
+			mcast_tx_mark(tx, cum + i);
+	mcast_tx_progress(mn, tx);
+	mcast_tx_pump(mn, tx);
+	if (tx->nacked == tx->nfrags)
+		mcast_tx_inactive(mn, tx);	/* now only waits for DONE */
+}
+
+/*
+ * A DONE part: the child's subtree is finished; the failed list comes in
+ * DIV_ROUND_UP(count, room) parts (at least one), each taken once.
+ */
+void mcast_rx_done(struct mcast_net *mn, const struct mcw_hdr *h,
+		   const void *body, size_t blen, u32 from)
+{
+	struct mcast_tx *tx = xa_load(&mn->txs, be32_to_cpu(h->xid));
+	u32 count = be32_to_cpu(h->count), part = be32_to_cpu(h->frag);
+	u32 room = mcast_done_room(mn), parts, first, n, i;
+	struct mcast_job *job;
+
+	if (!tx || tx->to != from)
+		return;
+	job = tx->job;
+	parts = max(1U, DIV_ROUND_UP(count, room));
+	if (parts > 64) {
+		parts = 64;	/* more than a tree can fail: keep what fits */
+		job->trunc = true;
+	}
+	if (tx->done_parts && tx->done_parts != parts)
+		return;		/* not the list the earlier parts began */
+	if (part >= parts || tx->done_got & BIT_ULL(part))
+		return;
+	tx->done_parts = parts;
+	tx->done_got |= BIT_ULL(part);
+	first = part * room;
+	n = min(count - first, room);
+	for (i = 0; i < n && (i + 1) * 4 <= blen; i++)
+		mcast_job_add_failed(job, get_unaligned_be32(body + i * 4));
+	if (i < n || h->flags & MCW_F_TRUNC)
+		job->trunc = true;
+	if (tx->done_got != GENMASK_ULL(parts - 1, 0)) {
+		mcast_tx_progress(mn, tx);	/* alive: the rest is coming */
+		return;
+	}
+	mcast_tx_free(mn, tx);
+	job->pending--;
+	mcast_job_check(mn, job);
+}

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Receiving: DATA fragments reassembled into a job with bounded memory
+ * (BUSY when full), ACKs batched per receive batch with a selective
+ * bitmap, forwarding started as soon as the piece is in, local delivery
+ * once the whole message is, and the dispatch of ACK and DONE.
+ */
+#include <linux/bitmap.h>
+#include <linux/jiffies.h>
+#include <linux/mm.h>
+
+#include "data.h"
+#include "compat.h"
+
+static void mcast_send_ack(struct mcast_net *mn, struct mcast_job *job,
+			   u32 frag)
+{
+	struct mcw_hdr h;
+	__be64 sack_be;
+	struct kvec v[2] = { { &h, sizeof(h) }, { &sack_be, sizeof(sack_be) } };
+	u64 sack = 0;
+	u32 i;
+
+	mcw_init(&h, mn, MCW_ACK, job->src, job->xid, job->seq);
+	h.frag = cpu_to_be32(frag);
+	h.cum = cpu_to_be32(job->state == JOB_RX ? job->cum : job->nfrags);
+	for (i = 1; job->state == JOB_RX && i < 64 &&
+		    job->cum + i < job->nfrags; i++)
+		if (test_bit(job->cum + i, job->have))
+			sack |= BIT_ULL(i);
+	sack_be = cpu_to_be64(sack);
+	mcast_xmit(mn, job->parent, v, 2, sizeof(h) + sizeof(sack_be));
+}
+
+/*
+ * Fragments are acknowledged once per receive batch, not one by one: the
+ * ACK sent at the end of the batch carries the contiguous count and a
+ * bitmap of the 64 fragments after it, so one ACK answers a whole window
+ * and a sender's socket is not flooded with them.
+ */
+static void mcast_ack_later(struct mcast_net *mn, struct mcast_job *job,
+			    u32 frag)
+{
+	job->ack_frag = frag;
+	if (list_empty(&job->ack_link))
+		list_add_tail(&job->ack_link, &mn->acks);
+}
+
+void mcast_data_rx_flush(struct mcast_net *mn)
+{
+	struct mcast_job *job, *tmp;
+
+	lockdep_assert_held(&mn->lock);
+	list_for_each_entry_safe(job, tmp, &mn->acks, ack_link) {
+		list_del_init(&job->ack_link);
+		mcast_send_ack(mn, job, job->ack_frag);
+	}
+}
+
+/*
+ * The piece (the list at the head of the transfer) is here: forward it
+ * while the message is still arriving.  A piece not headed by this node
+ * was misaddressed: take the message, forward and deliver nothing.
+ */
+static void mcast_job_start(struct mcast_net *mn, struct mcast_job *job)
+{
+	u32 i;
+
+	job->started = true;
+	job->nodes = kvmalloc_array(job->count, sizeof(u32), GFP_KERNEL);
+	job->prevs = kvmalloc_array(job->count, sizeof(u64), GFP_KERNEL);
+	if (!job->nodes || !job->prevs) {
+		/* Cannot forward: report the whole piece. */
+		kvfree(job->nodes);
+		kvfree(job->prevs);
+		job->nodes = NULL;
+		job->prevs = NULL;
+		for (i = 1; i < job->count; i++)
+			mcast_job_add_failed(job, get_unaligned_be32(job->pbuf +
+							i * MCW_ENTRY));
+		return;
+	}
+	for (i = 0; i < job->count; i++) {
+		job->nodes[i] = get_unaligned_be32(job->pbuf + i * MCW_ENTRY);
+		job->prevs[i] = get_unaligned_be64(job->pbuf + i * MCW_ENTRY + 4);
+	}
+	kvfree(job->pbuf);	/* the fragments holding it are all in */
+	job->pbuf = NULL;
+	if (job->nodes[0] == mn->node_id)
+		mcast_job_spread(mn, job, job->nodes, job->prevs, job->count);
+}
+
+/* The whole transfer is here: deliver it locally. */
+static void mcast_job_received(struct mcast_net *mn, struct mcast_job *job)
+{
+	mn->rx_mem -= job->total;
+	mcast_peer_rx_jobs(mn, job->parent, -1);
+	job->state = JOB_FWD;
+	kvfree(job->have);
+	job->have = NULL;
+	if (!job->nodes || job->nodes[0] != mn->node_id)
+		return;
+	job->msg->group = job->group;
+	job->msg->src_node = job->src;
+	job->msg->seq = job->seq;
+	job->msg->step = job->step;
+	job->msg->from_node = job->parent;
+	mcast_rx_deliver(mn, job->msg, job->prevs[0]);
+}
+
+/* A fragment came in: start forwarding, deliver, feed the children. */
+static void mcast_job_advance(struct mcast_net *mn, struct mcast_job *job)
+{
+	struct mcast_tx *tx;
+
+	if (!job->started &&
+	    (u64)job->cum * mcast_frag_size(mn) >= (u64)job->count * MCW_ENTRY)
+		mcast_job_start(mn, job);
+	if (job->nrecv == job->nfrags)
+		mcast_job_received(mn, job);
+	list_for_each_entry(tx, &job->txs, link)
+		if (tx->active)
+			mcast_tx_pump(mn, tx);
+	mcast_job_check(mn, job);
+}
+
+static struct mcast_job *mcast_job_new_rx(struct mcast_net *mn,
+					  const struct mcw_hdr *h, u32 from)
+{
+	u32 count = be32_to_cpu(h->count), len = be32_to_cpu(h->msg_len);
+	struct mcast_peer *p = xa_load(&mn->peers, from);
+	struct mcast_job *job;
+	u64 total;
+
+	if (!count || count > MCAST_MAX_DESTS + 1 || len > MCAST_MAX_MSG)
+		return NULL;
+	total = (u64)count * MCW_ENTRY + len;
+	if (mn->rx_mem + total > MCAST_RX_MEM_MAX ||
+	    p->rx_jobs >= MCAST_RX_PER_PEER)
+		return ERR_PTR(-ENOBUFS);	/* the parent tries again later */
+	job = mcast_obj_zalloc(sizeof(*job), MCAST_OBJ_JOB);
+	if (!job)
+		return NULL;
+	INIT_LIST_HEAD(&job->txs);
+	INIT_LIST_HEAD(&job->ack_link);
+	job->state = JOB_RX;
+	job->src = be32_to_cpu(h->src);
+	job->parent = from;
+	job->xid = be32_to_cpu(h->xid);
+	job->seq = be64_to_cpu(h->seq);
+	job->group = be32_to_cpu(h->group);
+	job->step = be32_to_cpu(h->step);
+	job->msg_len = len;
+	job->count = count;
+	job->total = total;
+	job->nfrags = max_t(u32, 1, DIV_ROUND_UP(total, mcast_frag_size(mn)));
+	job->have = kvcalloc(BITS_TO_LONGS(job->nfrags), sizeof(long),
+			     GFP_KERNEL);
+	job->pbuf = kvmalloc(count * MCW_ENTRY, GFP_KERNEL);
+	job->msg = mcast_msg_alloc(len);
+	if (!job->have || !job->pbuf || !job->msg ||
+	    xa_insert(&mn->rjobs, (unsigned long)from << 32 | job->xid, job,
+		      GFP_KERNEL)) {
+		mcast_job_free_data(job);
+		mcast_obj_free(job, MCAST_OBJ_JOB);
+		return NULL;
+	}
+	job->stamp = jiffies;
+	list_add_tail(&job->link, &mn->jobs);
+	mn->rx_mem += total;
+	p->rx_jobs++;
+	mcast_arm(mn);
+	return job;
+}
+
+static bool mcast_job_matches(const struct mcast_job *job,
+			      const struct mcw_hdr *h)
+{
+	return job->src == be32_to_cpu(h->src) &&
+	       job->seq == be64_to_cpu(h->seq) &&
+	       job->count == be32_to_cpu(h->count) &&
+	       job->msg_len == be32_to_cpu(h->msg_len);
+}
+
+static void mcast_rx_data(struct mcast_net *mn, const struct mcw_hdr *h,
+			  const u8 *body, size_t blen, u32 from)
+{
+	unsigned long key = (unsigned long)from << 32 | be32_to_cpu(h->xid);
+	struct mcast_job *job = xa_load(&mn->rjobs, key);
+	u32 frag = be32_to_cpu(h->frag), fs = mcast_frag_size(mn);
+	u32 off, end, c;
+
+	if (job && !mcast_job_matches(job, h)) {
+		/* The parent restarted and reused the id: that transfer is over. */
+		mcast_job_free(mn, job);
+		job = NULL;
+	}
+	if (!job) {
+		job = mcast_job_new_rx(mn, h, from);
+		if (!job)
+			return;
+		if (IS_ERR(job)) {
+			struct mcw_hdr b;
+			struct kvec v = { &b, sizeof(b) };
+
+			mcw_init(&b, mn, MCW_ACK, be32_to_cpu(h->src),
+				 be32_to_cpu(h->xid), be64_to_cpu(h->seq));
+			b.flags = MCW_F_BUSY;
+			mcast_xmit(mn, from, &v, 1, sizeof(b));
+			return;
+		}
+	}
+	if (frag >= job->nfrags)
+		return;
+	if (job->state != JOB_RX) {
+		atomic64_inc(&mn->stats.dups);
+		mcast_send_ack(mn, job, frag);
+		if (job->state == JOB_DONE)
+			mcast_send_done(mn, job);
+		return;
+	}
+	off = frag * fs;
+	end = min(job->total, off + fs);
+	if (blen != end - off)
+		return;
+	if (test_bit(frag, job->have)) {
+		atomic64_inc(&mn->stats.dups);
+		mcast_send_ack(mn, job, frag);
+		return;
+	}
+	c = job->count * MCW_ENTRY;
+	if (off < c)
+		memcpy(job->pbuf + off, body, min(end, c) - off);
+	if (end > c) {
+		u32 d0 = max(off, c) - c;
+
+		memcpy(job->msg->data + d0, body + (max(off, c) - off),
+		       end - c - d0);
+	}
+	set_bit(frag, job->have);
+	job->nrecv++;
+	while (job->cum < job->nfrags && test_bit(job->cum, job->have))
+		job->cum++;
+	job->stamp = jiffies;
+	mcast_ack_later(mn, job, frag);
+	mcast_job_advance(mn, job);
+}
+
+void mcast_data_rx(struct mcast_net *mn, const void *buf, size_t len)
+{
+	const struct mcw_hdr *h = buf;
+	struct mcast_peer *p;
+	u32 from;
+
+	lockdep_assert_held(&mn->lock);
+	atomic64_inc(&mn->stats.rx_packets);
+	if (!mn->configured || len < sizeof(*h) || h->version != MCW_VERSION)
+		return;
+	from = be32_to_cpu(h->from);
+	p = xa_load(&mn->peers, from);
+	if (!p)
+		return;		/* unknown sender: nowhere to answer */
+	p->down = false;
+	p->heard = jiffies;
+	switch (h->type) {
+	case MCW_DATA:
+		mcast_rx_data(mn, h, buf + sizeof(*h), len - sizeof(*h), from);
+		break;
+	case MCW_ACK:
+		mcast_rx_ack(mn, h, buf + sizeof(*h), len - sizeof(*h), from);
+		break;
+	case MCW_DONE:
+		mcast_rx_done(mn, h, buf + sizeof(*h), len - sizeof(*h), from);
+		break;
+	}
+}

@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Sending a message: room in the node's window, the sender's R-chain
+ * (the group's, or the node list's, with the sender merged in), the root
+ * job spread as U-torus (or separate addressing), and completion mode.
+ */
+#include <linux/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/wait.h>
+
+#include "data.h"
+#include "chain.h"
+
+static struct mcast_tstream *mcast_tstream(struct mcast_net *mn, u32 group)
+{
+	struct mcast_tstream *ts = xa_load(&mn->tx_streams, group);
+
+	if (ts)
+		return ts;
+	ts = mcast_obj_zalloc(sizeof(*ts), MCAST_OBJ_STREAM);
+	if (!ts)
+		return NULL;
+	xa_init(&ts->last);
+	ts->used = jiffies;
+	if (xa_err(xa_store(&mn->tx_streams, group, ts, GFP_KERNEL))) {
+		mcast_obj_free(ts, MCAST_OBJ_STREAM);
+		return NULL;
+	}
+	return ts;
+}
+
+/* Room for one more message in flight (read without the lock to wait). */
+static bool mcast_room(struct mcast_net *mn, u32 len)
+{
+	u32 n = READ_ONCE(mn->inflight);
+
+	return READ_ONCE(mn->dying) || !n ||
+	       (n < MCAST_INFLIGHT_MAX &&
+		READ_ONCE(mn->inflight_bytes) + len <= MCAST_INFLIGHT_BYTES);
+}
+
+/* poll()'s EPOLLOUT: a send of any size would be taken without waiting. */
+bool mcast_data_writable(struct mcast_net *mn)
+{
+	return mcast_room(mn, MCAST_MAX_MSG);
+}
+
+/* Sorted @base[0..m-1] with @self added if absent, into a new array. */
+static u32 *mcast_chain_with(const u32 *base, u32 m, u32 self, u32 *outm)
+{
+	u32 *a = kvmalloc_array(m + 1, sizeof(u32), GFP_KERNEL);
+	u32 i = 0, j = 0;
+
+	if (!a)
+		return NULL;
+	while (i < m && base[i] < self)
+		a[j++] = base[i++];
+	if (i == m || base[i] != self)
+		a[j++] = self;
+	while (i < m)
+		a[j++] = base[i++];
+	*outm = j;
+	return a;
+}
+
+static void mcast_collect_failed(struct mcast_job *job,
+				 struct mcast_send_ctx *ctx)
+{
+	struct mcast_tx *tx;
+	u32 i;
+
+	/* Timed out: whatever is still pending counts as failed. */
+	list_for_each_entry(tx, &job->txs, link)
+		for (i = 0; i < tx->len; i++)
+			mcast_job_add_failed(job, tx->nodes[i]);
+	mcast_job_uniq_failed(job);
+	ctx->nfailed = job->nfailed;
+	if (ctx->failed && job->nfailed)
+		memcpy(ctx->failed, job->failed,
+		       min(job->nfailed, ctx->nfailed_room) * sizeof(u32));
+}
+
+int mcast_data_send(struct mcast_file *f, struct mcast_msg *msg, u32 group,
+		    u32 *nodes, u32 nnodes, struct mcast_send_ctx *ctx)
+{
+	struct mcast_net *mn = f->mn;
+	struct mcast_file *skip = ctx->flags & MCAST_SEND_LOOPBACK ? NULL : f;
+	bool wait = ctx->flags & MCAST_SEND_WAIT;
+	struct mcast_group *g = NULL;
+	struct mcast_tstream *ts;
+	struct mcast_job *job;
+	struct mc_chain c;
+	u32 *chain = NULL, m = 0, i, self;
+	bool here;
+	long left;
+	int err;
+
+	mutex_lock(&mn->lock);
+	while (!mcast_room(mn, msg->len)) {
+		mutex_unlock(&mn->lock);
+		if (ctx->nonblock)
+			return -EAGAIN;
+		err = wait_event_interruptible(mn->send_wq,
+					       mcast_room(mn, msg->len));
+		if (err)
+			return err;
+		mutex_lock(&mn->lock);
+	}
+	if (group != MCAST_NO_GROUP) {
+		g = xa_load(&mn->groups, group);
+		if (!g) {
+			err = -ENOENT;
+			goto out;
+		}
+	} else if (!mn->configured) {
+		err = -ENOTCONN;
+		goto out;
+	}
+	self = mn->configured ? mn->node_id : MCAST_NO_NODE;
+	msg->group = group;
+	msg->src_node = self;
+	msg->seq = atomic64_inc_return(&mn->seq);
+	msg->step = 0;
+	msg->from_node = self;
+	ctx->seq = msg->seq;
+	atomic64_inc(&mn->stats.tx_msgs);
+	atomic64_add(msg->len, &mn->stats.tx_bytes);
+	if (g) {
+		atomic64_inc(&g->stats.tx_msgs);
+		atomic64_add(msg->len, &g->stats.tx_bytes);
+	}
+	here = false;
+	for (i = 0; !g && i < nnodes; i++)
+		here |= nodes[i] == self;
+	if (g || here)
+		mcast_deliver_local(mn, msg, g, !g, skip);
+	err = 0;
+	if (!mn->configured)
+		goto out;
+
+	chain = g ? mcast_chain_with(g->rchain, g->nmembers, self, &m) :
+		    mcast_chain_with(nodes, nnodes, self, &m);
+	err = -ENOMEM;
+	if (!chain)
+		goto out;
+	err = 0;
+	if (m < 2)
+		goto out;
+	err = mc_chain_rotate(&mn->torus, MC_ORDER_DIM, chain, m, self, &c);
+	if (err)
+		goto out;
+	ts = mcast_tstream(mn, group);
+	job = mcast_obj_zalloc(sizeof(*job), MCAST_OBJ_JOB);
+	err = -ENOMEM;
+	if (!job || !ts)
+		goto fail_job;
+	ts->used = jiffies;
+	job->nodes = kvmalloc_array(m, sizeof(u32), GFP_KERNEL);
+	job->prevs = kvmalloc_array(m, sizeof(u64), GFP_KERNEL);
+	if (!job->nodes || !job->prevs)
+		goto fail_job;
+	err = 0;
+	for (i = 0; i < m; i++) {
+		job->nodes[i] = mc_chain_at(&c, i);
+		job->prevs[i] = 0;
+		if (i) {
+			void *e = xa_load(&ts->last, job->nodes[i]);
+
+			job->prevs[i] = e ? xa_to_value(e) : 0;
+			xa_store(&ts->last, job->nodes[i],
+				 xa_mk_value(msg->seq), GFP_KERNEL);
+		}
+	}
+	INIT_LIST_HEAD(&job->txs);
+	INIT_LIST_HEAD(&job->ack_link);
+	init_completion(&job->done);
+	job->root = true;
+	job->waiting = wait;
+	job->separate = ctx->flags & MCAST_SEND_SEPARATE;
+	job->state = JOB_FWD;
+	job->src = self;
+	job->parent = self;
+	job->seq = msg->seq;
+	job->group = group;
+	job->msg_len = msg->len;
+	job->count = m;
+	job->bytes = msg->len;
+	refcount_inc(&msg->ref);
+	job->msg = msg;
+	list_add_tail(&job->link, &mn->jobs);
+	mn->inflight++;
+	mn->inflight_bytes += job->bytes;
+	mcast_job_spread(mn, job, job->nodes, job->prevs, m);
+	mcast_job_check(mn, job);	/* may free it unless waiting */
+	if (!wait)
+		goto out;
+
+	mutex_unlock(&mn->lock);
+	left = wait_for_completion_interruptible_timeout(&job->done,
+		msecs_to_jiffies(ctx->timeout_ms ? ctx->timeout_ms :
+				 MCAST_WAIT_DEFAULT_MS));
+	mutex_lock(&mn->lock);
+	mcast_collect_failed(job, ctx);
+	if (job->state == JOB_DONE)
+		mcast_job_free(mn, job);
+	else
+		job->waiting = false;	/* it frees itself when done */
+	err = left < 0 ? -EINTR : ctx->nfailed ? -EHOSTUNREACH : 0;
+	goto out;
+
+fail_job:
+	if (job) {
+		kvfree(job->nodes);
+		kvfree(job->prevs);
+		mcast_obj_free(job, MCAST_OBJ_JOB);
+	}
+out:
+	mutex_unlock(&mn->lock);
+	kvfree(chain);
+	return err;
+}
