@@ -344,6 +344,8 @@ void mcast_data_init_net(struct mcast_net *mn)
 	mn->port = MCAST_DEFAULT_PORT;
 	mn->rto_ms = MCAST_DEFAULT_RTO_MS;
 	mn->retries = MCAST_DEFAULT_RETRIES;
+	mn->cwnd = MCAST_CWND_INIT;
+	mn->ssthresh = MCAST_CWND_MAX;
 	mcast_udp_init_net(mn);
 	INIT_DELAYED_WORK(&mn->timer_work, mcast_timer_work);
 	INIT_LIST_HEAD(&mn->jobs);

@@ -13,6 +13,7 @@
 #define MCAST_DATA_H
 
 #include <linux/completion.h>
+#include <linux/ktime.h>
 #include <linux/list.h>
 #include <linux/types.h>
 #include <linux/uio.h>
@@ -48,10 +49,15 @@ struct mcw_hdr {
 
 /* Bounds and timers. */
 #define MCAST_WIN		64	/* unacked fragments per transfer */
+#define MCAST_TX_FLOOR		2	/* ... that the node's window never blocks */
+#define MCAST_CWND_MIN		16	/* the node's window: unacked fragments */
+#define MCAST_CWND_INIT		128	/* of all its transfers together */
+#define MCAST_CWND_MAX		4096
 #define MCAST_PEER_TXS		16	/* transfers sending data to one peer */
 #define MCAST_TICK		max(1UL, msecs_to_jiffies(10))
 #define MCAST_IDLE_TICK		msecs_to_jiffies(1000)
-#define MCAST_RTO_MAX_MS	1000
+#define MCAST_RTO_MAX_MS	1000	/* backoff cap, unless the RTT is longer */
+#define MCAST_RTO_BASE_MAX_MS	4000	/* cap of the measured RTO */
 #define MCAST_RX_MEM_MAX	(64u << 20)
 #define MCAST_RX_PER_PEER	32
 #define MCAST_INFLIGHT_MAX	64
@@ -105,6 +111,8 @@ struct mcast_tx {
 	u32 done_parts;			/* DONE datagrams expected (0: none yet) */
 	u64 done_got;			/* the DONE datagrams received */
 	unsigned long rto, deadline;
+	u32 rtt_frag;			/* the fragment being timed, or U32_MAX */
+	ktime_t rtt_sent;		/* when it was sent */
 	bool queued;			/* waiting for room in the peer's window */
 	bool active;			/* counted in the peer's tx_active */
 };

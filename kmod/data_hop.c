@@ -7,6 +7,7 @@
  */
 #include <linux/bitmap.h>
 #include <linux/jiffies.h>
+#include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 
@@ -29,6 +30,7 @@ static void mcast_tx_inactive(struct mcast_net *mn, struct mcast_tx *tx)
 
 void mcast_tx_free(struct mcast_net *mn, struct mcast_tx *tx)
 {
+	mn->tx_out -= tx->next - tx->nacked;
 	mcast_tx_inactive(mn, tx);
 	xa_erase(&mn->txs, tx->xid);
 	list_del(&tx->link);
@@ -94,18 +96,97 @@ static u32 mcast_tx_ready(struct mcast_net *mn, const struct mcast_tx *tx)
 	return (tx->plen + held) / mcast_frag_size(mn);
 }
 
+/*
+ * Congestion control, node-wide: all transfers of the node together keep
+ * at most cwnd fragments unacknowledged (a burst to many children at once
+ * must not overrun the links and queues it shares), growing it per
+ * acknowledged fragment (doubling per round trip up to ssthresh, then one
+ * per window) and halving it on a retransmission timeout.  Every transfer
+ * may keep MCAST_TX_FLOOR fragments out whatever the window, so none
+ * waits for another's acknowledgements (which could depend on it).
+ */
+static bool mcast_tx_may_send(struct mcast_net *mn, const struct mcast_tx *tx)
+{
+	u32 out = tx->next - tx->nacked;
+
+	return out < MCAST_WIN &&
+	       (out < MCAST_TX_FLOOR || mn->tx_out < mn->cwnd);
+}
+
+static void mcast_cwnd_grow(struct mcast_net *mn)
+{
+	if (mn->cwnd >= MCAST_CWND_MAX)
+		return;
+	if (mn->cwnd < mn->ssthresh) {
+		mn->cwnd++;
+		return;
+	}
+	if (++mn->cwnd_acc >= mn->cwnd) {
+		mn->cwnd_acc = 0;
+		mn->cwnd++;
+	}
+}
+
+/* A timeout of @tx: halve the window, at most once per @tx's RTO. */
+static void mcast_cwnd_cut(struct mcast_net *mn, const struct mcast_tx *tx)
+{
+	if (time_before(jiffies, mn->cwnd_cut + tx->rto))
+		return;
+	mn->cwnd_cut = jiffies;
+	mn->ssthresh = max_t(u32, mn->cwnd / 2, MCAST_CWND_MIN);
+	mn->cwnd = mn->ssthresh;
+	mn->cwnd_acc = 0;
+}
+
 void mcast_tx_pump(struct mcast_net *mn, struct mcast_tx *tx)
 {
 	u32 ready = mcast_tx_ready(mn, tx);
 
-	while (tx->next < ready && tx->next - tx->nacked < MCAST_WIN)
+	while (tx->next < ready && mcast_tx_may_send(mn, tx)) {
+		if (tx->rtt_frag == U32_MAX) {
+			tx->rtt_frag = tx->next;
+			tx->rtt_sent = ktime_get();
+		}
+		mn->tx_out++;
 		mcast_tx_send_frag(mn, tx, tx->next++);
+	}
+}
+
+/*
+ * The round trip to a peer, estimated as RFC 6298 does from one timed
+ * fragment per transfer at a time, never a retransmitted one (Karn): under
+ * load a TCG guest's round trips reach seconds, and a fixed RTO would
+ * resend whole windows that are still on their way.
+ */
+static void mcast_rtt_sample(struct mcast_peer *p, u32 us)
+{
+	u32 dev;
+
+	if (!p->srtt_us) {
+		p->srtt_us = max(us, 1U);
+		p->rttvar_us = us / 2;
+		return;
+	}
+	dev = us > p->srtt_us ? us - p->srtt_us : p->srtt_us - us;
+	p->rttvar_us = (3 * p->rttvar_us + dev) / 4;
+	p->srtt_us = max((7 * p->srtt_us + us) / 8, 1U);
+}
+
+/* The first RTO of a transfer to @to: srtt + 4 rttvar, at least rto_ms. */
+static unsigned long mcast_rto_base(struct mcast_net *mn, u32 to)
+{
+	struct mcast_peer *p = xa_load(&mn->peers, to);
+	u32 ms = mn->rto_ms;
+
+	if (p && p->srtt_us)
+		ms = max(ms, (p->srtt_us + 4 * p->rttvar_us) / 1000 + 1);
+	return msecs_to_jiffies(min_t(u32, ms, MCAST_RTO_BASE_MAX_MS));
 }
 
 static void mcast_tx_progress(struct mcast_net *mn, struct mcast_tx *tx)
 {
 	tx->tries = 0;
-	tx->rto = msecs_to_jiffies(mn->rto_ms);
+	tx->rto = mcast_rto_base(mn, tx->to);
 	tx->deadline = jiffies + tx->rto;
 }
 
@@ -162,6 +243,7 @@ static void mcast_tx_start(struct mcast_net *mn, struct mcast_job *job,
 	tx->plen = len * MCW_ENTRY;
 	tx->total = tx->plen + job->msg_len;
 	tx->nfrags = max(1U, DIV_ROUND_UP(tx->total, fs));
+	tx->rtt_frag = U32_MAX;
 	tx->nodes = kvmalloc_array(len, sizeof(u32), GFP_KERNEL);
 	tx->prevs = kvmalloc_array(len, sizeof(u64), GFP_KERNEL);
 	tx->pbuf = kvmalloc(tx->plen, GFP_KERNEL);
@@ -266,6 +348,8 @@ void mcast_tx_timer(struct mcast_net *mn, struct mcast_tx *tx)
 		mcast_tx_pump(mn, tx);
 		return;
 	}
+	if (tx->active)
+		mcast_tx_pump(mn, tx);	/* room in the node's window now? */
 	if (time_before(jiffies, tx->deadline))
 		return;
 	if (tx->nacked == tx->next && tx->next < tx->nfrags) {
@@ -291,6 +375,8 @@ void mcast_tx_timer(struct mcast_net *mn, struct mcast_tx *tx)
 		mcast_tx_send_frag(mn, tx, tx->nfrags - 1);
 		n = 1;
 	} else {
+		mcast_cwnd_cut(mn, tx);
+		tx->rtt_frag = U32_MAX;		/* Karn: no sample from these */
 		for (i = tx->cum; i < tx->next && n < MCAST_WIN; i++) {
 			if (test_bit(i, tx->acked))
 				continue;
@@ -299,14 +385,33 @@ void mcast_tx_timer(struct mcast_net *mn, struct mcast_tx *tx)
 		}
 	}
 	atomic64_add(n, &mn->stats.retrans);
-	tx->rto = min(tx->rto * 2, msecs_to_jiffies(MCAST_RTO_MAX_MS));
+	tx->rto = min(tx->rto * 2, max(msecs_to_jiffies(MCAST_RTO_MAX_MS),
+				       2 * mcast_rto_base(mn, tx->to)));
 	tx->deadline = jiffies + tx->rto;
 }
 
-static void mcast_tx_mark(struct mcast_tx *tx, u32 i)
+static void mcast_tx_mark(struct mcast_net *mn, struct mcast_tx *tx, u32 i)
 {
-	if (i < tx->nfrags && !test_and_set_bit(i, tx->acked))
-		tx->nacked++;
+	if (i >= tx->nfrags || test_and_set_bit(i, tx->acked))
+		return;
+	tx->nacked++;
+	mn->tx_out--;
+	mcast_cwnd_grow(mn);
+}
+
+/* The timed fragment is acknowledged: a round trip sample for the peer. */
+static void mcast_tx_rtt(struct mcast_net *mn, struct mcast_tx *tx)
+{
+	struct mcast_peer *p;
+
+	if (tx->rtt_frag == U32_MAX || !test_bit(tx->rtt_frag, tx->acked))
+		return;
+	p = xa_load(&mn->peers, tx->to);
+	if (p)
+		mcast_rtt_sample(p, min_t(s64, ktime_us_delta(ktime_get(),
+							      tx->rtt_sent),
+					  U32_MAX));
+	tx->rtt_frag = U32_MAX;
 }
 
 void mcast_rx_ack(struct mcast_net *mn, const struct mcw_hdr *h,
@@ -326,13 +431,14 @@ void mcast_rx_ack(struct mcast_net *mn, const struct mcw_hdr *h,
 	cum = min(be32_to_cpu(h->cum), tx->nfrags);
 	cum = min(cum, tx->next);
 	for (; tx->cum < cum; tx->cum++)
-		mcast_tx_mark(tx, tx->cum);
+		mcast_tx_mark(mn, tx, tx->cum);
 	if (be32_to_cpu(h->frag) < tx->next)
-		mcast_tx_mark(tx, be32_to_cpu(h->frag));
+		mcast_tx_mark(mn, tx, be32_to_cpu(h->frag));
 	/* bit i: fragment cum + i is held too (beyond a gap) */
 	for (i = 0; sack && i < 64; i++, sack >>= 1)
 		if ((sack & 1) && cum + i < tx->next)
-			mcast_tx_mark(tx, cum + i);
+			mcast_tx_mark(mn, tx, cum + i);
+	mcast_tx_rtt(mn, tx);
 	mcast_tx_progress(mn, tx);
 	mcast_tx_pump(mn, tx);
 	if (tx->nacked == tx->nfrags)

@@ -73,6 +73,8 @@ struct mcast_peer {
 	unsigned long heard;	/* jiffies of its last datagram */
 	u32 rx_jobs;		/* transfers from it being reassembled */
 	u32 tx_active;		/* transfers to it sending data */
+	u32 srtt_us;		/* smoothed round trip time, 0: no sample */
+	u32 rttvar_us;		/* its mean deviation */
 };
 
 /* A group as this node knows it. */
@@ -169,6 +171,11 @@ struct mcast_net {
 	u64 rx_mem;			/* bytes held by reassembly */
 	u32 inflight;			/* root jobs not yet complete */
 	u64 inflight_bytes;
+	u32 tx_out;			/* DATA fragments sent, not yet acked */
+	u32 cwnd;			/* how many tx_out may reach */
+	u32 ssthresh;			/* slow start below it */
+	u32 cwnd_acc;			/* acks toward the next increase */
+	unsigned long cwnd_cut;		/* jiffies of the last decrease */
 	wait_queue_head_t send_wq;	/* senders waiting for room */
 };
 
