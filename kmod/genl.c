@@ -209,8 +209,9 @@ cancel:
 	return -EMSGSIZE;
 }
 
+/* @mn: the node's, with its data path's gauges; NULL for a group's. */
 static int mcast_put_stats(struct sk_buff *skb, const struct mcast_stats *s,
-			   u32 group, u32 files)
+			   u32 group, u32 files, const struct mcast_net *mn)
 {
 	struct nlattr *nest;
 
@@ -247,6 +248,12 @@ static int mcast_put_stats(struct sk_buff *skb, const struct mcast_stats *s,
 	     nla_put_u64_64bit(skb, MCAST_STATS_A_UNREACHED,
 			       atomic64_read(&s->unreached), MCAST_STATS_A_PAD)))
 		goto cancel;
+	if (mn &&
+	    (nla_put_u64_64bit(skb, MCAST_STATS_A_CWND, mn->cwnd,
+			       MCAST_STATS_A_PAD) ||
+	     nla_put_u64_64bit(skb, MCAST_STATS_A_UNACKED, mn->tx_out,
+			       MCAST_STATS_A_PAD)))
+		goto cancel;
 	nla_nest_end(skb, nest);
 	return 0;
 cancel:
@@ -255,7 +262,7 @@ cancel:
 }
 
 #define MCAST_STATS_SIZE (nla_total_size(0) + 2 * nla_total_size(4) + \
-			  12 * nla_total_size_64bit(8))
+			  14 * nla_total_size_64bit(8))
 
 /* ------------------------------------------------------- notifications */
 
@@ -1166,20 +1173,21 @@ struct mcast_stats_arg {
 	const struct mcast_stats *s;
 	u32 group;
 	u32 files;
+	const struct mcast_net *mn;	/* the node's statistics */
 };
 
 static int mcast_fill_stats(struct sk_buff *skb, const void *arg)
 {
 	const struct mcast_stats_arg *a = arg;
 
-	return mcast_put_stats(skb, a->s, a->group, a->files);
+	return mcast_put_stats(skb, a->s, a->group, a->files, a->mn);
 }
 
 static int mcast_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct mcast_net *mn = mcast_info_net(info);
 	struct nlattr *tb[MCAST_STATS_A_GROUP + 1] = { };
-	struct mcast_stats_arg a = { .s = &mn->stats };
+	struct mcast_stats_arg a = { .s = &mn->stats, .mn = mn };
 	struct mcast_group *g;
 	int err;
 
@@ -1203,6 +1211,7 @@ static int mcast_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 		}
 		a.s = &g->stats;
 		a.files = g->nlocal;
+		a.mn = NULL;
 	}
 	err = mcast_reply(info, MCAST_STATS_SIZE, mcast_fill_stats, &a);
 out:
@@ -1228,7 +1237,7 @@ static int mcast_stats_get_dumpit(struct sk_buff *skb,
 			err = -EMSGSIZE;
 			break;
 		}
-		err = mcast_put_stats(skb, &g->stats, g->id, g->nlocal);
+		err = mcast_put_stats(skb, &g->stats, g->id, g->nlocal, NULL);
 		if (err) {
 			genlmsg_cancel(skb, hdr);
 			break;

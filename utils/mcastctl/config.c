@@ -943,6 +943,8 @@ static const struct {
 	{ MCAST_STATS_A_DUPS, "dups" },
 	{ MCAST_STATS_A_PEER_FAILS, "peer_fails" },
 	{ MCAST_STATS_A_UNREACHED, "unreached" },
+	{ MCAST_STATS_A_CWND, "cwnd" },
+	{ MCAST_STATS_A_UNACKED, "unacked" },
 };
 
 #define STAT_KEYS_ALWAYS 5	/* the first ones: present in every reply */

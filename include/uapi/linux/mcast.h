@@ -357,6 +357,10 @@ enum mcast_stats_attr {
 	MCAST_STATS_A_DUPS,		/* u64: duplicates suppressed */
 	MCAST_STATS_A_PEER_FAILS,	/* u64: peers given up on */
 	MCAST_STATS_A_UNREACHED,	/* u64: destinations reported failed */
+	MCAST_STATS_A_CWND,		/* u64: the node's congestion window, in
+					 * data fragments (a gauge) */
+	MCAST_STATS_A_UNACKED,		/* u64: data fragments sent and not yet
+					 * acknowledged (a gauge) */
 
 	__MCAST_STATS_A_MAX,
 	MCAST_STATS_A_MAX = __MCAST_STATS_A_MAX - 1

@@ -481,8 +481,13 @@ static void print_u32s(const char *name, const struct nlattr *a)
 static void print_cb(const struct genlmsghdr *g, const void *attrs, int len,
 		     void *arg)
 {
-	const struct nlattr *tb[MCAST_A_MAX + 1], *t[16];
+	/* t: room for the largest nested attribute set printed below */
+	const struct nlattr *tb[MCAST_A_MAX + 1], *t[32];
 	char addr[INET6_ADDRSTRLEN];
+
+	_Static_assert(MCAST_STATS_A_MAX < 32 && MCAST_NODE_A_MAX < 32 &&
+		       MCAST_PEER_A_MAX < 32 && MCAST_GROUP_A_MAX < 32,
+		       "t[] is too small");
 
 	(void)arg;
 	(void)g;
@@ -548,14 +553,16 @@ static void print_cb(const struct genlmsghdr *g, const void *attrs, int len,
 		       (unsigned long long)get_u64(t[MCAST_STATS_A_RX_DROPS]),
 		       get_u32(t[MCAST_STATS_A_FILES]));
 		if (t[MCAST_STATS_A_FWD_MSGS])
-			printf("netstats fwd_msgs=%llu tx_packets=%llu rx_packets=%llu retrans=%llu dups=%llu peer_fails=%llu unreached=%llu\n",
+			printf("netstats fwd_msgs=%llu tx_packets=%llu rx_packets=%llu retrans=%llu dups=%llu peer_fails=%llu unreached=%llu cwnd=%llu unacked=%llu\n",
 			       (unsigned long long)get_u64(t[MCAST_STATS_A_FWD_MSGS]),
 			       (unsigned long long)get_u64(t[MCAST_STATS_A_TX_PACKETS]),
 			       (unsigned long long)get_u64(t[MCAST_STATS_A_RX_PACKETS]),
 			       (unsigned long long)get_u64(t[MCAST_STATS_A_RETRANS]),
 			       (unsigned long long)get_u64(t[MCAST_STATS_A_DUPS]),
 			       (unsigned long long)get_u64(t[MCAST_STATS_A_PEER_FAILS]),
-			       (unsigned long long)get_u64(t[MCAST_STATS_A_UNREACHED]));
+			       (unsigned long long)get_u64(t[MCAST_STATS_A_UNREACHED]),
+			       (unsigned long long)get_u64(t[MCAST_STATS_A_CWND]),
+			       (unsigned long long)get_u64(t[MCAST_STATS_A_UNACKED]));
 	}
 }
 
