@@ -143,6 +143,23 @@ all_send() {
 		_u=$((_u + 1))
 	done
 	is "$_own" "" "$_desc: no sending file got its own message"
+	# every fragment sent is acknowledged in the end: the congestion
+	# window's count of fragments on their way returns to 0 everywhere
+	_left=''
+	_t=0
+	while [ "$_t" -lt 20 ]; do
+		_left=''
+		_u=0
+		while [ "$_u" -lt "$N" ]; do
+			mcastbed exec "$_u" mcast_probe stats | grep -q '^netstats .* unacked=0$' ||
+				_left="$_left $_u"
+			_u=$((_u + 1))
+		done
+		[ -z "$_left" ] && break
+		sleep 0.5
+		_t=$((_t + 1))
+	done
+	is "$_left" "" "$_desc: no node has a fragment left unacknowledged"
 }
 
 # testbed SPEC TOPO NODES RADIX SEED GROUPSIZES LISTMAX
