@@ -407,10 +407,11 @@ static void mcast_tx_rtt(struct mcast_net *mn, struct mcast_tx *tx)
 	if (tx->rtt_frag == U32_MAX || !test_bit(tx->rtt_frag, tx->acked))
 		return;
 	p = xa_load(&mn->peers, tx->to);
+	/* capped at a minute, so the estimator's sums cannot overflow */
 	if (p)
 		mcast_rtt_sample(p, min_t(s64, ktime_us_delta(ktime_get(),
 							      tx->rtt_sent),
-					  U32_MAX));
+					  60 * USEC_PER_SEC));
 	tx->rtt_frag = U32_MAX;
 }
 
