@@ -1777,9 +1777,18 @@ static int cmd_rx(const char *groups, int idle_ms, int expect)
 	return 0;
 }
 
+static long long now_us(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000000ll + t.tv_nsec / 1000;
+}
+
 /*
  * tx g:GROUP|n:ID,ID.. SIZE[,SIZE..] [wait[=MS]] [loop] [separate] [count=N]
- *    [gap=MS]: send each size (N times), one line per send.
+ *    [gap=MS]: send each size (N times), one line per send,
+ *    ms= is the time since the first send began (to show a stall).
  */
 static int cmd_tx(int argc, char **argv)
 {
@@ -1790,6 +1799,7 @@ static int cmd_tx(int argc, char **argv)
 	struct mcast_recv rv;
 	struct mcast_iov iov;
 	struct mcast_send s;
+	long long t0;
 
 	if (!strncmp(argv[0], "g:", 2))
 		group = strtoul(argv[0] + 2, NULL, 0);
@@ -1817,6 +1827,7 @@ static int cmd_tx(int argc, char **argv)
 	}
 	if (!group)
 		flags |= MCAST_SEND_NODES;
+	t0 = now_us();
 	for (k = 0; k < count; k++) {
 		for (i = 0; i < nsizes; i++) {
 			int err;
@@ -1836,7 +1847,8 @@ static int cmd_tx(int argc, char **argv)
 				s.timeout_ms = timeout;
 			}
 			err = xioctl(fd, MCAST_IOC_SEND, &s);
-			printf("sent seq=%llu len=%u rc=%s", (unsigned long long)s.seq,
+			printf("sent ms=%lld seq=%llu len=%u rc=%s",
+			       (now_us() - t0) / 1000, (unsigned long long)s.seq,
 			       sizes[i], err ? ename(err) : "0");
 			if (flags & MCAST_SEND_WAIT) {
 				printf(" nfailed=%u failed=", s.nfailed);
@@ -1858,14 +1870,6 @@ static int cmd_tx(int argc, char **argv)
 }
 
 /* ------------------------------------------------ modes: io_uring, burst */
-
-static long long now_us(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1000000ll + t.tv_nsec / 1000;
-}
 
 /* g:GROUP or n:ID,ID..: the group (0 for a node list) and the list. */
 static uint32_t parse_target(const char *s, uint32_t *nodes, int max, int *n)

@@ -52,9 +52,10 @@ expect_out "no local member is left" "group id=7 epoch=2 local=0 members=9,3,12 
 
 # Concurrent senders, receivers and group changes; the module stays in
 # use (rmmod refused) while they run.
+refs=$(cat /sys/module/mcast/refcnt)
 mcast_probe stress 11 4 > /tmp/stress.out 2>&1 &
 stress_pid=$!
-sleep 1
+wait_refs "$refs" || diag "the stress processes opened no file within 60 s"
 run_fails "rmmod is refused while files are open" rmmod mcast
 wait $stress_pid
 rc=$?
@@ -93,7 +94,8 @@ if ip netns add mc_a 2> /dev/null && ip netns add mc_b; then
 	# A process holding files in mc_a while the netns is deleted.
 	ip netns exec mc_a /usr/local/bin/mcast_probe hold 5 2 > /tmp/hold_a.out 2>&1 &
 	hold_pid=$!
-	sleep 1
+	wait_lines 1 '^PASS left the private netns' /tmp/hold_a.out ||
+		diag "the holder did not get its files open within 60 s" "$(cat /tmp/hold_a.out)"
 	run_ok "ip netns del mc_a while its files are open" ip netns del mc_a
 	wait $hold_pid
 	is "$?" 0 "the holder ran and closed its files after the netns was deleted"

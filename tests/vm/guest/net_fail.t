@@ -25,7 +25,7 @@ TOPO=torus:16
 if mcastbed up bridge:16 > /dev/null 2>&1 && mcastbed group 1 all > /dev/null 2>&1; then
 	pass "mcastbed up bridge:16, group 1 of all 16 nodes"
 	fail_stream_start 0 12 8
-	sleep 2
+	fail_stream_running
 	run_ok "mcastbed kill 12 while 0 sends" mcastbed kill 12
 	check_fail_stream 0 12 8
 	mcastbed down > /dev/null 2>&1
@@ -48,7 +48,8 @@ if mcastbed up torus:4x4:bi > /dev/null 2>&1; then
 		eval "mem$g=\"$(random_nodes 8 $seed)\""
 		g=$((g + 1))
 	done
-	RXPIDS=''
+	RXPIDS='' _logs=''
+	rm -f "$W"/rx.*	# the last test's logs would count as ready
 	_u=0
 	while [ "$_u" -lt "$N" ]; do
 		# 9 messages from each source of each group it is in (and from
@@ -62,10 +63,11 @@ if mcastbed up torus:4x4:bi > /dev/null 2>&1; then
 		done
 		/usr/local/bin/ip netns exec "mcb$_u" /usr/local/bin/mcast_probe rx 1,2,3,4 15000 "$_e" \
 			> "$W/rx.$_u" 2>&1 &
-		RXPIDS="$RXPIDS $!"
+		RXPIDS="$RXPIDS $!" _logs="$_logs $W/rx.$_u"
 		_u=$((_u + 1))
 	done
-	sleep 2
+	# shellcheck disable=SC2086
+	wait_lines "$N" '^ready' $_logs || diag "not every receiver was ready within 60 s"
 	TXPIDS=''
 	for g in 1 2 3 4; do
 		for src in $((g * 3)) $((g * 3 + 1)); do

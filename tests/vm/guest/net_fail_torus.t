@@ -133,7 +133,7 @@ fail_torus() {
 	route_paths "$W/rt.before" > "$W/paths.before"
 	_t0=$(date +%s)
 	fail_stream_start 0 "$_dead" "$_par"
-	sleep 2
+	fail_stream_running
 	_t1=$(ms_now)
 	run_ok "$_spec: mcastbed kill $_dead --reroute while 0 sends" mcastbed kill "$_dead" --reroute
 	diag "kill and repair took $(($(ms_now) - _t1)) ms"

@@ -76,13 +76,19 @@ change_round() {
 		fail "$_desc: receivers ready on every node" "$(cat "$W"/rx.*)"
 		return
 	fi
+	# empty the log first: the last round's would end the wait below at
+	# once if the sender had not opened it yet
+	: > "$W/tx"
 	at 0 $PROBE tx g:1 1400 count=$NMSG gap=5 > "$W/tx" 2>&1 &
 	_tpid=$!
+	# the change must fall inside the stream: wait for 60 sends (a slow
+	# first send is a stall worth seeing, not a reason to change early)
 	_t=0
-	while [ "$(grep -c '^sent ' "$W/tx")" -lt 60 ] && [ "$_t" -lt 300 ]; do
+	while [ "$(grep -c '^sent ' "$W/tx")" -lt 60 ] && [ "$_t" -lt 1200 ]; do
 		sleep 0.1
 		_t=$((_t + 1))
 	done
+	diag "$_desc: $(grep -c '^sent ' "$W/tx") sends before the change; $(grep '^sent ' "$W/tx" | sed -n '1p;60p' | sed 's/ len.*//' | tr '\n' ' ')"
 	# The sender's table decides: bracket its change by the seqs sent
 	# just before and just after it, then change the other nodes too.
 	_before=$(tx_seqs "$W/tx" | tail -n 1)
@@ -329,7 +335,7 @@ fi
 mcastbed down > /dev/null 2>&1
 
 # ---- 1 MiB and 4 MiB on an 8x8 unidirectional torus
-N=64 K=8 TOPO=torus:8x8:uni
+N=64 TOPO=torus:8x8:uni
 if _out=$(mcastbed up "$TOPO" 2>&1); then
 	pass "mcastbed up $TOPO"
 	members 1 10 41

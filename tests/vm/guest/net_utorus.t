@@ -89,7 +89,7 @@ run_fails "NODE_SET with 101 retries is refused" \
 	/usr/local/bin/ip netns exec mc6a /usr/local/bin/mcast_probe node-set 2 0 retries=101
 /usr/local/bin/ip netns exec mc6b /usr/local/bin/mcast_probe rx 0 10000 2 > "$W/rx6" 2>&1 &
 rx6=$!
-sleep 1
+wait_lines 1 '^ready' "$W/rx6" || diag "node 1's receiver was not ready within 60 s"
 _out=$(/usr/local/bin/ip netns exec mc6a /usr/local/bin/mcast_probe tx n:1 1400,70000 wait 2>&1)
 wait "$rx6"
 is "$(echo "$_out" | grep -c 'rc=0 nfailed=0')/$(grep -c '^msg src=0 .* ok=1' "$W/rx6")" 2/2 \

@@ -302,12 +302,25 @@ fail_stream_start() {
 		_u=$((_u + 1))
 	done
 	start_rx 1 "$LIVE" 8 || fail "receivers ready" "$(cat "$W"/rx.*)"
+	WATCHED=$3
+	: > "$W/watch.$3"
 	/usr/local/bin/ip netns exec "mcb$3" /usr/local/bin/mcast_probe watch 40000 \
 		> "$W/watch.$3" 2>&1 &
 	WATCHPID=$!
+	: > "$W/tx"
 	/usr/local/bin/ip netns exec "mcb$1" /usr/local/bin/mcast_probe tx g:1 1400,65536 \
 		count=4 gap=700 wait=20000 > "$W/tx" 2>&1 &
 	TXPID=$!
+}
+
+# fail_stream_running: wait until the watcher listens and the stream's
+# first two sends completed, so that a node killed now dies in the middle
+# of it (fail_stream_start emptied the logs: the last stream's lines must
+# not count)
+fail_stream_running() {
+	wait_lines 1 '^watching' "$W/watch.$WATCHED" ||
+		diag "node $WATCHED's event watcher did not subscribe within 60 s"
+	wait_lines 2 '^sent ' "$W/tx" || diag "the stream did not start within 60 s" "$(cat "$W/tx")"
 }
 
 # check_fail_stream SRC DEAD PARENT: after fail_stream_start and the death

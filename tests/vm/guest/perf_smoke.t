@@ -24,7 +24,7 @@ cleanup() {
 }
 
 # start_receivers TAG ARGS...: mcastperf recv on nodes 1-3, output in
-# /tmp/perf.TAG.N; waits until all three are receiving.
+# /tmp/perf.TAG.N; waits (up to 60 s) until all three are receiving.
 start_receivers() {
 	_tag=$1
 	shift
@@ -32,13 +32,7 @@ start_receivers() {
 		mcastbed exec "$_n" mcastperf recv --idle 60 "$@" \
 			> "/tmp/perf.$_tag.$_n" 2>&1 &
 	done
-	_i=0
-	while [ "$_i" -lt 100 ]; do
-		[ "$(cat /tmp/perf."$_tag".[123] 2>/dev/null | grep -c receiving)" = 3 ] && return 0
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	return 1
+	wait_lines 3 receiving /tmp/perf."$_tag".1 /tmp/perf."$_tag".2 /tmp/perf."$_tag".3
 }
 
 # Waits (up to 30 s) for the receivers to exit after the stop message.

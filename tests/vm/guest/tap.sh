@@ -90,6 +90,34 @@ is() {
 	fi
 }
 
+# wait_lines COUNT REGEX FILE... : wait (at most 60 s) until the files
+# (name each: a glob would be expanded once, maybe before a background
+# program created them) hold COUNT lines matching REGEX between them.  A background program's
+# readiness is a line it prints, not a guess at how long it takes: TCG
+# guests on a loaded host can be ten times slower than on a quiet one.
+wait_lines() {
+	_wn=$1 _wre=$2 _wt=0
+	shift 2
+	while [ "$_wt" -lt 300 ]; do
+		[ "$(cat "$@" 2>/dev/null | grep -c "$_wre")" -ge "$_wn" ] && return 0
+		sleep 0.2
+		_wt=$((_wt + 1))
+	done
+	return 1
+}
+
+# wait_refs N: wait (at most 60 s) until mcast.ko has more than N
+# references (files open on /dev/mcast each hold one).
+wait_refs() {
+	_wt=0
+	while [ "$_wt" -lt 300 ]; do
+		[ "$(cat /sys/module/mcast/refcnt)" -gt "$1" ] && return 0
+		sleep 0.2
+		_wt=$((_wt + 1))
+	done
+	return 1
+}
+
 done_testing() {
 	echo "1..$_tap_n"
 }
