@@ -162,22 +162,22 @@ all_send() {
 	is "$_left" "" "$_desc: no node has a fragment left unacknowledged"
 }
 
-# testbed SPEC TOPO NODES RADIX SEED GROUPSIZES LISTMAX
+# testbed SPEC TOPO NODES SEED GROUPSIZES LISTMAX
 testbed() {
-	TOPO=$2 N=$3 K=$4
+	TOPO=$2 N=$3
 	if ! _out=$(mcastbed up "$1" 2>&1); then
 		fail "mcastbed up $1" "$_out"
 		return
 	fi
-	all_send "$1: all $N nodes send at once" "$5" "$6" "$7"
+	all_send "$1: all $N nodes send at once" "$4" "$5" "$6"
 	mcastbed down > /dev/null 2>&1
 }
 
 run_ok "insmod mcast.ko" insmod "$MCAST_KO"
-testbed torus:4x4:bi torus:4x4:bi 16 4 31 "3 5 7 9" 8
-testbed bridge:16 torus:16 16 4 32 "4 6 8 16" 8
-testbed torus:8x8:uni torus:8x8:uni 64 8 33 "5 9 14 20" 12
-testbed torus:8x8:bi torus:8x8:bi 64 8 34 "6 10 16 64" 12
+testbed torus:4x4:bi torus:4x4:bi 16 31 "3 5 7 9" 8
+testbed bridge:16 torus:16 16 32 "4 6 8 16" 8
+testbed torus:8x8:uni torus:8x8:uni 64 33 "5 9 14 20" 12
+testbed torus:8x8:bi torus:8x8:bi 64 34 "6 10 16 64" 12
 is "$(ip netns list | grep -c mcb)" 0 "no namespaces left"
 run_ok "rmmod mcast" rmmod mcast
 done_testing

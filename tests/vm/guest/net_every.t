@@ -22,7 +22,7 @@ up() {
 
 run_ok "insmod mcast.ko" insmod "$MCAST_KO"
 
-N=16 K=4 TOPO=torus:4x4:uni
+N=16 TOPO=torus:4x4:uni
 up
 members 1 8 21
 u=0
@@ -33,7 +33,7 @@ done
 mcastbed down > /dev/null 2>&1
 
 for TOPO in torus:8x8:uni torus:8x8:bi; do
-	N=64 K=8
+	N=64
 	up
 	members 3 10 22
 	for u in $MEM; do

@@ -3,7 +3,8 @@
 #
 # The network data path: U-torus multicasts over the UDP transport between
 # netns nodes (mcastbed).  On a 4x4 unidirectional torus, a 4x4
-# bidirectional torus and a 16-node bridge, multicasts to a group of random
+# bidirectional torus, a 16-node bridge, a 3x3x3 unidirectional and a
+# 2x2x4 bidirectional torus, multicasts to a group of random
 # members and to random explicit node lists, sizes 0 B to 1 MiB (and one
 # 4 MiB): every destination gets each message exactly once, byte-exact;
 # nodes outside the destinations get nothing; the sending file never gets
@@ -19,11 +20,12 @@
 . /tests/netlib.sh
 
 
-# testbed SPEC TOPO SEED
+# testbed SPEC TOPO SEED [NODES]
 testbed() {
 	_spec=$1
 	TOPO=$2
 	_seed=$3
+	N=${4:-16}
 	if ! _out=$(mcastbed up "$_spec" 2>&1); then
 		fail "mcastbed up $_spec" "$_out"
 		return
@@ -67,6 +69,10 @@ run_ok "insmod mcast.ko" insmod "$MCAST_KO"
 testbed torus:4x4:uni torus:4x4:uni 11
 testbed torus:4x4:bi torus:4x4:bi 12
 testbed bridge:16 torus:16 13
+# 3D: rings of 3 in every dimension, and rings of 2 (one veth pair each)
+testbed torus:3x3x3:uni torus:3x3x3:uni 14 27
+testbed torus:2x2x4:bi torus:2x2x4:bi 15
+N=16
 
 # IPv6 peers: two nodes of a torus:2 on a veth pair, IPv6 addresses only
 ip netns add mc6a && ip netns add mc6b &&

@@ -12,27 +12,41 @@ modprobe bridge 2>/dev/null
 rmmod mcast 2>/dev/null
 
 N=16		# nodes of the testbed
-K=4		# radix of the lower dimension (2D tori)
 COUNT=1		# sends of each size per round
 IDLE=20000	# ms a receiver waits for one more message
 W=/tmp/net_utorus
 rm -rf "$W"
 mkdir -p "$W"
 
-# coordinate of node id $1 on the current testbed, highest dimension first
-coord() {
-	case $TOPO in
-	*x*) echo "$(($1 / K)),$(($1 % K))" ;;
-	*) echo "$1" ;;	# 1D: torus:N (a bridge)
-	esac
+# the radices of $TOPO (torus:AxBxC[:uni|:bi], or torus:N for a bridge),
+# highest dimension first, as "A B C"
+topo_dims() {
+	_td=${TOPO#*:}
+	echo "${_td%%:*}" | tr x ' '
 }
 
-# node id of a coordinate "a,b" or "c"
+# coordinate "a,b,c" of node id $1 on the current testbed, highest
+# dimension first (id = (a * B + b) * C + c, as mcastbed numbers them)
+coord() {
+	_r=$1 _c='' _rev=''
+	for _k in $(topo_dims); do
+		_rev="$_k $_rev"
+	done
+	for _k in $_rev; do
+		_c="$((_r % _k))${_c:+,$_c}"
+		_r=$((_r / _k))
+	done
+	echo "$_c"
+}
+
+# node id of a coordinate "a,b,c" (or "a" on a bridge)
 id_of() {
-	case $1 in
-	*,*) echo $((${1%,*} * K + ${1#*,})) ;;
-	*) echo "$1" ;;
-	esac
+	_id=0 _rest=$1,
+	for _k in $(topo_dims); do
+		_id=$((_id * _k + ${_rest%%,*}))
+		_rest=${_rest#*,}
+	done
+	echo "$_id"
 }
 
 ceil_log2() {
