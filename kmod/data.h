@@ -48,7 +48,8 @@ struct mcw_hdr {
 #define MCW_ENTRY		12	/* be32 node, be64 prev */
 
 /* Bounds and timers. */
-#define MCAST_WIN		64	/* unacked fragments per transfer */
+#define MCAST_WIN		64	/* per transfer: sent from cum on */
+#define MCAST_DUPTHRESH		3	/* later fragments acked: one is lost */
 #define MCAST_TX_FLOOR		2	/* ... that the node's window never blocks */
 #define MCAST_CWND_MIN		16	/* the node's window: unacked fragments */
 #define MCAST_CWND_INIT		128	/* of all its transfers together */
@@ -106,6 +107,7 @@ struct mcast_tx {
 	u64 *prevs;
 	u8 *pbuf;			/* the piece as sent */
 	u32 plen, total, nfrags, nacked, next, cum;
+	u32 fast;			/* fragments below: fast-retransmitted */
 	unsigned long *acked;
 	u32 tries, max_tries;		/* quarters: see mcast_tx_timer() */
 	u32 done_parts;			/* DONE datagrams expected (0: none yet) */

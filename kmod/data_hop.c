@@ -109,7 +109,12 @@ static bool mcast_tx_may_send(struct mcast_net *mn, const struct mcast_tx *tx)
 {
 	u32 out = tx->next - tx->nacked;
 
-	return out < MCAST_WIN &&
+	/*
+	 * Nothing past cum + MCAST_WIN: an ACK reports the 64 fragments from
+	 * cum on, so what went further could not be acknowledged until the
+	 * gap closed, and a timeout would resend what arrived.
+	 */
+	return tx->next - tx->cum < MCAST_WIN &&
 	       (out < MCAST_TX_FLOOR || mn->tx_out < mn->cwnd);
 }
 
@@ -415,6 +420,37 @@ static void mcast_tx_rtt(struct mcast_net *mn, struct mcast_tx *tx)
 	tx->rtt_frag = U32_MAX;
 }
 
+/*
+ * Fast retransmission (after RFC 6675): a fragment that MCAST_DUPTHRESH
+ * later fragments overtook is lost, not late (links reorder a little, not
+ * by three), so it goes again now rather than after a timeout.  Once each:
+ * the timer covers a lost retransmission.  The window halves, as on a
+ * timeout.
+ */
+static void mcast_tx_fast_retrans(struct mcast_net *mn, struct mcast_tx *tx)
+{
+	u32 lo = max(tx->cum, tx->fast), i, above = 0, n = 0;
+
+	for (i = min(tx->next, tx->cum + 2 * MCAST_WIN); i-- > lo;) {
+		if (test_bit(i, tx->acked)) {
+			above++;
+			continue;
+		}
+		if (above < MCAST_DUPTHRESH)
+			continue;
+		if (!n++)
+			tx->fast = i + 1;
+		if (i == tx->rtt_frag)
+			tx->rtt_frag = U32_MAX;	/* Karn */
+		mcast_tx_send_frag(mn, tx, i);
+	}
+	if (!n)
+		return;
+	mcast_cwnd_cut(mn, tx);
+	atomic64_add(n, &mn->stats.retrans);
+	atomic64_add(n, &mn->stats.fast_retrans);
+}
+
 void mcast_rx_ack(struct mcast_net *mn, const struct mcw_hdr *h,
 		  const void *body, size_t blen, u32 from)
 {
@@ -440,6 +476,7 @@ void mcast_rx_ack(struct mcast_net *mn, const struct mcw_hdr *h,
 		if ((sack & 1) && cum + i < tx->next)
 			mcast_tx_mark(mn, tx, cum + i);
 	mcast_tx_rtt(mn, tx);
+	mcast_tx_fast_retrans(mn, tx);
 	mcast_tx_progress(mn, tx);
 	mcast_tx_pump(mn, tx);
 	if (tx->nacked == tx->nfrags)

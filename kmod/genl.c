@@ -241,6 +241,9 @@ static int mcast_put_stats(struct sk_buff *skb, const struct mcast_stats *s,
 			       atomic64_read(&s->rx_packets), MCAST_STATS_A_PAD) ||
 	     nla_put_u64_64bit(skb, MCAST_STATS_A_RETRANS,
 			       atomic64_read(&s->retrans), MCAST_STATS_A_PAD) ||
+	     nla_put_u64_64bit(skb, MCAST_STATS_A_FAST_RETRANS,
+			       atomic64_read(&s->fast_retrans),
+			       MCAST_STATS_A_PAD) ||
 	     nla_put_u64_64bit(skb, MCAST_STATS_A_DUPS,
 			       atomic64_read(&s->dups), MCAST_STATS_A_PAD) ||
 	     nla_put_u64_64bit(skb, MCAST_STATS_A_PEER_FAILS,
@@ -262,7 +265,7 @@ cancel:
 }
 
 #define MCAST_STATS_SIZE (nla_total_size(0) + 2 * nla_total_size(4) + \
-			  14 * nla_total_size_64bit(8))
+			  15 * nla_total_size_64bit(8))
 
 /* ------------------------------------------------------- notifications */
 

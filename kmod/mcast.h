@@ -56,6 +56,7 @@ struct mcast_stats {
 	atomic64_t tx_packets;
 	atomic64_t rx_packets;
 	atomic64_t retrans;
+	atomic64_t fast_retrans;
 	atomic64_t dups;
 	atomic64_t peer_fails;
 	atomic64_t unreached;

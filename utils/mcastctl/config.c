@@ -940,6 +940,7 @@ static const struct {
 	{ MCAST_STATS_A_TX_PACKETS, "tx_packets" },
 	{ MCAST_STATS_A_RX_PACKETS, "rx_packets" },
 	{ MCAST_STATS_A_RETRANS, "retrans" },
+	{ MCAST_STATS_A_FAST_RETRANS, "fast_retrans" },
 	{ MCAST_STATS_A_DUPS, "dups" },
 	{ MCAST_STATS_A_PEER_FAILS, "peer_fails" },
 	{ MCAST_STATS_A_UNREACHED, "unreached" },

@@ -361,6 +361,9 @@ enum mcast_stats_attr {
 					 * data fragments (a gauge) */
 	MCAST_STATS_A_UNACKED,		/* u64: data fragments sent and not yet
 					 * acknowledged (a gauge) */
+	MCAST_STATS_A_FAST_RETRANS,	/* u64: of RETRANS, those sent on a
+					 * gap in the acknowledgements rather
+					 * than on a timeout */
 
 	__MCAST_STATS_A_MAX,
 	MCAST_STATS_A_MAX = __MCAST_STATS_A_MAX - 1

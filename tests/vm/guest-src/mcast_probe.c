@@ -553,11 +553,12 @@ static void print_cb(const struct genlmsghdr *g, const void *attrs, int len,
 		       (unsigned long long)get_u64(t[MCAST_STATS_A_RX_DROPS]),
 		       get_u32(t[MCAST_STATS_A_FILES]));
 		if (t[MCAST_STATS_A_FWD_MSGS])
-			printf("netstats fwd_msgs=%llu tx_packets=%llu rx_packets=%llu retrans=%llu dups=%llu peer_fails=%llu unreached=%llu cwnd=%llu unacked=%llu\n",
+			printf("netstats fwd_msgs=%llu tx_packets=%llu rx_packets=%llu retrans=%llu fast_retrans=%llu dups=%llu peer_fails=%llu unreached=%llu cwnd=%llu unacked=%llu\n",
 			       (unsigned long long)get_u64(t[MCAST_STATS_A_FWD_MSGS]),
 			       (unsigned long long)get_u64(t[MCAST_STATS_A_TX_PACKETS]),
 			       (unsigned long long)get_u64(t[MCAST_STATS_A_RX_PACKETS]),
 			       (unsigned long long)get_u64(t[MCAST_STATS_A_RETRANS]),
+			       (unsigned long long)get_u64(t[MCAST_STATS_A_FAST_RETRANS]),
 			       (unsigned long long)get_u64(t[MCAST_STATS_A_DUPS]),
 			       (unsigned long long)get_u64(t[MCAST_STATS_A_PEER_FAILS]),
 			       (unsigned long long)get_u64(t[MCAST_STATS_A_UNREACHED]),
