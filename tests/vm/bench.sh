@@ -49,12 +49,15 @@ ratios() {
 bench() {
 	echo "======== $1: $2 nodes, destinations $3, sizes $4, $5 iterations"
 	mcastbed up "$1" > /dev/null || return 1
-	_n=1
+	rm -f /tmp/bench.recv.*	# the last bench's would count as started
+	_n=1 _logs=''
 	while [ "$_n" -lt "$2" ]; do
 		mcastbed exec "$_n" mcastperf recv --idle 900 > "/tmp/bench.recv.$_n" 2>&1 &
+		_logs="$_logs /tmp/bench.recv.$_n"
 		_n=$((_n + 1))
 	done
-	sleep 2
+	# shellcheck disable=SC2086
+	wait_lines $(($2 - 1)) receiving $_logs || echo "bench: not every receiver started"
 	mcastbed exec 0 mcastperf send --members "1-$(($2 - 1))" --counts "$3" \
 		--sizes "$4" --iters "$5" --csv > /tmp/bench.csv
 	_rc=$?
