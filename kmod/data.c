@@ -254,6 +254,11 @@ static void mcast_job_complete(struct mcast_net *mn, struct mcast_job *job)
 	job->stamp = jiffies;
 	mcast_job_uniq_failed(job);
 	if (!job->root) {
+		/*
+		 * DONE tells the parent every fragment arrived: an ACK still
+		 * due from this receive batch (a leaf's) would only repeat it.
+		 */
+		list_del_init(&job->ack_link);
 		mcast_job_free_data(job);
 		mcast_send_done(mn, job);
 		mcast_arm(mn);

@@ -519,6 +519,10 @@ void mcast_rx_done(struct mcast_net *mn, const struct mcw_hdr *h,
 		mcast_tx_progress(mn, tx);	/* alive: the rest is coming */
 		return;
 	}
+	/* DONE acknowledges every fragment (a leaf sends it instead of an ACK) */
+	for (i = tx->cum; i < tx->next; i++)
+		mcast_tx_mark(mn, tx, i);
+	mcast_tx_rtt(mn, tx);
 	mcast_tx_free(mn, tx);
 	job->pending--;
 	mcast_job_check(mn, job);
