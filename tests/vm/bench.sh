@@ -66,6 +66,8 @@ bench() {
 	cat /tmp/bench.csv
 	echo "---- U-torus / separate addressing"
 	ratios /tmp/bench.csv
+	echo "---- the source's counters (retrans, peer_fails: what the run cost)"
+	mcastbed exec 0 mcastctl stats show | head -n 1
 	mcastbed down > /dev/null
 	return $_rc
 }
