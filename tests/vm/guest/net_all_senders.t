@@ -69,21 +69,17 @@ all_send() {
 
 	# a receiver in every node, joined to all four groups
 	rm -f "$W"/rx.*
-	RXPIDS=''
+	RXPIDS='' _logs=''
 	_u=0
 	while [ "$_u" -lt "$N" ]; do
 		_e=$(grep -c "^$_u " "$W/expect")
 		/usr/local/bin/ip netns exec "mcb$_u" /usr/local/bin/mcast_probe rx \
 			1,2,3,4 60000 "$_e" > "$W/rx.$_u" 2>&1 &
-		RXPIDS="$RXPIDS $!"
+		RXPIDS="$RXPIDS $!" _logs="$_logs $W/rx.$_u"
 		_u=$((_u + 1))
 	done
-	_t=0
-	while [ "$(cat "$W"/rx.* 2>/dev/null | grep -c '^ready')" -lt "$N" ] &&
-		[ "$_t" -lt 150 ]; do
-		sleep 0.2
-		_t=$((_t + 1))
-	done
+	# shellcheck disable=SC2086
+	wait_lines "$N" '^ready' $_logs || diag "not every receiver was ready within 60 s"
 
 	# every node sends at once
 	_t0=$(date +%s)

@@ -26,11 +26,7 @@ if mcastbed up bridge:2 --no-mcast > /dev/null 2>&1; then
 	run_ok "512 knows 0" in_ns 1 mcastctl peer add 0 addr 10.77.0.0 port 7447
 	in_ns 1 /usr/local/bin/mcast_probe rx 0 20000 1 > "$W/rx.512" 2>&1 &
 	rxpid=$!
-	_t=0
-	until grep -q '^ready' "$W/rx.512" 2>/dev/null || [ "$_t" -ge 50 ]; do
-		sleep 0.2
-		_t=$((_t + 1))
-	done
+	wait_lines 1 '^ready' "$W/rx.512" || diag "node 512's receiver was not ready within 60 s"
 	all=$(seq -s, 1 1023)
 	in_ns 0 /usr/local/bin/mcast_probe tx "n:$all" 1000 wait=30000 > "$W/tx" 2>&1
 	wait "$rxpid"

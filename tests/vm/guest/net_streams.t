@@ -37,11 +37,7 @@ if mcastbed up bridge:4 > /dev/null 2>&1; then
 	pass "mcastbed up bridge:4"
 	/usr/local/bin/ip netns exec mcb1 /usr/local/bin/mcast_probe rx 0 25000 3 > "$W/rx.1" 2>&1 &
 	rxpid=$!
-	_t=0
-	until grep -q '^ready' "$W/rx.1" 2>/dev/null || [ "$_t" -ge 50 ]; do
-		sleep 0.2
-		_t=$((_t + 1))
-	done
+	wait_lines 1 '^ready' "$W/rx.1" || diag "node 1's receiver was not ready within 60 s"
 	tx 0 n:1 100 wait > "$W/tx" 2>&1
 	# the sender's node-list stream stays busy (to node 2) for 4 s, well
 	# past node 1's idle time, so the sender still has node 1's last seq

@@ -69,7 +69,7 @@ random_nodes() { # K S
 # start_rx GROUP "DESTS" COUNT: a receiver in every node (the destinations
 # stop after COUNT messages and a short grace), waits until all are ready
 start_rx() {
-	RXPIDS='' OTHERPIDS='' OTHERS=''
+	RXPIDS='' OTHERPIDS='' OTHERS='' _logs=''
 	# stale logs (of nodes since killed) would count as ready
 	rm -f "$W"/rx.*
 	_u=0
@@ -84,15 +84,11 @@ start_rx() {
 		else
 			RXPIDS="$RXPIDS $!"
 		fi
+		_logs="$_logs $W/rx.$_u"
 		_u=$((_u + 1))
 	done
-	_t=0
-	while [ "$_t" -lt 100 ]; do
-		[ "$(cat "$W"/rx.* 2>/dev/null | grep -c '^ready')" -ge "$N" ] && return 0
-		sleep 0.2
-		_t=$((_t + 1))
-	done
-	return 1
+	# shellcheck disable=SC2086
+	wait_lines "$N" '^ready' $_logs
 }
 
 # the destinations finish; then the others had their chance too

@@ -91,10 +91,10 @@ is() {
 }
 
 # wait_lines COUNT REGEX FILE... : wait (at most 60 s) until the files
-# (name each: a glob would be expanded once, maybe before a background
-# program created them) hold COUNT lines matching REGEX between them.  A background program's
-# readiness is a line it prints, not a guess at how long it takes: TCG
-# guests on a loaded host can be ten times slower than on a quiet one.
+# hold COUNT lines matching REGEX between them.  Name each file: a glob is
+# expanded once, maybe before a background program created them.  A
+# program's readiness is a line it prints, not a guess at how long it
+# takes: a TCG guest on a loaded host can be ten times slower.
 wait_lines() {
 	_wn=$1 _wre=$2 _wt=0
 	shift 2
