@@ -101,9 +101,10 @@ static u32 mcast_tx_ready(struct mcast_net *mn, const struct mcast_tx *tx)
  * at most cwnd fragments unacknowledged (a burst to many children at once
  * must not overrun the links and queues it shares), growing it per
  * acknowledged fragment (doubling per round trip up to ssthresh, then one
- * per window) and halving it on a retransmission timeout.  Every transfer
- * may keep MCAST_TX_FLOOR fragments out whatever the window, so none
- * waits for another's acknowledgements (which could depend on it).
+ * per window) and halving it on a timeout or a fast retransmission.
+ * Every transfer may keep MCAST_TX_FLOOR fragments out whatever the
+ * window, so none waits for another's acknowledgements (which could
+ * depend on it).
  */
 static bool mcast_tx_may_send(struct mcast_net *mn, const struct mcast_tx *tx)
 {
@@ -132,7 +133,7 @@ static void mcast_cwnd_grow(struct mcast_net *mn)
 	}
 }
 
-/* A timeout of @tx: halve the window, at most once per @tx's RTO. */
+/* A loss on @tx: halve the window, at most once per @tx's RTO. */
 static void mcast_cwnd_cut(struct mcast_net *mn, const struct mcast_tx *tx)
 {
 	if (time_before(jiffies, mn->cwnd_cut + tx->rto))
