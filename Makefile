@@ -25,7 +25,7 @@
 #                        mcastperf into $(DESTDIR)$(BINDIR)
 #   make install-lib     libmcast.so.1, its headers, libmcast.pc and man pages
 #                        under $(DESTDIR)$(PREFIX)
-#   make checkpatch      checkpatch.pl over kmod/
+#   make checkpatch      checkpatch.pl over kmod/ and plan/
 #   make sparse          the module build under sparse (C=2), no warnings allowed
 #   make clean
 #
@@ -90,7 +90,7 @@ NL_LIBS := $(shell $(PKG_CONFIG) --libs libnl-genl-3.0 2>/dev/null)
 URING_LIBS := $(shell $(PKG_CONFIG) --libs liburing 2>/dev/null || echo -luring)
 
 WARN_CFLAGS := -Wall -Wextra -Werror
-INC_CFLAGS := -Ikmod/plan -Iinclude -Iinclude/uapi
+INC_CFLAGS := -Iplan -Iinclude -Iinclude/uapi
 DEF_CFLAGS := -DMCAST_VERSION='"$(VERSION)"'
 SAN_CFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	      -fno-omit-frame-pointer
@@ -105,7 +105,7 @@ A_CFLAGS = -std=gnu11 -O1 -g $(SAN_CFLAGS) $(WARN_CFLAGS) $(INC_CFLAGS) \
 U_LDFLAGS = $(LDFLAGS)
 A_LDFLAGS = $(SAN_CFLAGS) $(LDFLAGS)
 
-PLAN_SRCS  := $(sort $(wildcard kmod/plan/*.c))
+PLAN_SRCS  := $(sort $(wildcard plan/*.c))
 CTL_SRCS   := $(sort $(wildcard utils/mcastctl/*.c))
 BENCH_SRCS := $(sort $(wildcard tests/bench/*.c))
 UNIT_SRCS  := $(sort $(wildcard tests/unit/*.c))
@@ -434,7 +434,7 @@ no-kdir:
 	      "install linux-headers-amd64 or set KERNELRELEASE/KDIR" >&2
 	@false
 
-KMOD_SRCS = $(sort $(shell find kmod -name '*.[ch]'))
+KMOD_SRCS = $(sort $(shell find kmod plan -name '*.[ch]'))
 
 # checkpatch.pl and its data files, from Debian's linux-source-6.1 tarball.
 LINUX_SOURCE_TAR ?= /usr/src/linux-source-6.1.tar.xz
@@ -476,5 +476,5 @@ clean: module-clean
 module-clean:
 	$(Q)rm -f mcast.ko mcast.mod mcast.mod.c mcast.mod.o mcast.o \
 		.module-common.o Module.symvers modules.order .*.cmd
-	$(Q)find kmod \( -name '*.o' -o -name '.*.cmd' -o -name '*.o.d' \) \
+	$(Q)find kmod plan \( -name '*.o' -o -name '.*.cmd' -o -name '*.o.d' \) \
 		-type f -delete

@@ -13,7 +13,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 cc=${CC:-gcc}
 out=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/mcast-unit.XXXXXX")}
 mkdir -p "$out"
-flags="-std=gnu11 -g -O1 -Wall -Wextra -Werror -fsanitize=address,undefined -fno-sanitize-recover=all -I$top/kmod/plan ${CFLAGS_EXTRA:-}"
+flags="-std=gnu11 -g -O1 -Wall -Wextra -Werror -fsanitize=address,undefined -fno-sanitize-recover=all -I$top/plan ${CFLAGS_EXTRA:-}"
 
 if [ $# -eq 0 ]; then
 	set -- $(cd "$top/tests/unit" && ls test_*.c | sed 's/^test_//; s/\.c$//')
@@ -23,7 +23,7 @@ failed=0
 for t in "$@"; do
 	exe="$out/test_$t"
 	# shellcheck disable=SC2086
-	if ! $cc $flags "$top"/kmod/plan/*.c "$top/tests/unit/test_$t.c" -o "$exe" -lm; then
+	if ! $cc $flags "$top"/plan/*.c "$top/tests/unit/test_$t.c" -o "$exe" -lm; then
 		echo "# test_$t: build failed"
 		failed=1
 		continue

@@ -4,7 +4,7 @@
  * checkers, canonical message lists for comparing schedules, and
  * independent checkers written here (coverage and the t+j+1 rule, routes
  * under the reference routing functions, Thm 4.1 depth contention) so a
- * bug in kmod/plan/check.c cannot hide a bug in the planner.
+ * bug in plan/check.c cannot hide a bug in the planner.
  */
 #ifndef MC_TSCHED_H
 #define MC_TSCHED_H

@@ -4,7 +4,7 @@
  * nodes as the thesis does (tuples highest dimension first), parsing the
  * golden-vector arc notation "c2p(8,4,5)".
  *
- * Everything here is computed independently of kmod/plan (own index
+ * Everything here is computed independently of plan/ (own index
  * arithmetic), so a test never checks the core against itself.
  */
 #ifndef MC_TUTIL_H
