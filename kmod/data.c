@@ -107,7 +107,7 @@ int mcast_xmit(struct mcast_net *mn, u32 to, struct kvec *v,
 	struct mcast_peer *p = xa_load(&mn->peers, to);
 	int err;
 
-	if (!p || !mn->sock)
+	if (!p || !mn->tp_priv)
 		return -ENOENT;
 	err = mn->tp->xmit(mn, p, v, nv, len);
 	if (!err)
@@ -327,6 +327,20 @@ out:
 	mutex_unlock(&mn->lock);
 }
 
+/* No transfer is being sent or received (finished jobs may linger). */
+bool mcast_data_idle(struct mcast_net *mn)
+{
+	struct mcast_job *job;
+
+	lockdep_assert_held(&mn->lock);
+	if (!xa_empty(&mn->txs))
+		return false;
+	list_for_each_entry(job, &mn->jobs, link)
+		if (job->state != JOB_DONE)
+			return false;
+	return true;
+}
+
 int mcast_data_open(struct mcast_net *mn)
 {
 	int err;
@@ -334,24 +348,23 @@ int mcast_data_open(struct mcast_net *mn)
 	lockdep_assert_held(&mn->lock);
 	if (mn->dying)
 		return -ENODEV;
-	if (mn->sock && mn->sock_port == mn->port)
+	if (mn->tp_priv && mn->tp_port == mn->port)
 		return 0;
 	mn->tp->close(mn);
 	err = mn->tp->open(mn, mn->port);
 	if (!err)
-		mn->sock_port = mn->port;
+		mn->tp_port = mn->port;
 	return err;
 }
 
 void mcast_data_init_net(struct mcast_net *mn)
 {
-	mn->tp = &mcast_udp_transport;
+	mcast_transport_init_net(mn);
 	mn->port = MCAST_DEFAULT_PORT;
 	mn->rto_ms = MCAST_DEFAULT_RTO_MS;
 	mn->retries = MCAST_DEFAULT_RETRIES;
 	mn->cwnd = MCAST_CWND_INIT;
 	mn->ssthresh = MCAST_CWND_MAX;
-	mcast_udp_init_net(mn);
 	INIT_DELAYED_WORK(&mn->timer_work, mcast_timer_work);
 	INIT_LIST_HEAD(&mn->jobs);
 	INIT_LIST_HEAD(&mn->acks);
@@ -385,11 +398,7 @@ void mcast_data_exit_net(struct mcast_net *mn)
 	struct mcast_tx *tx;
 	unsigned long id;
 
-	mutex_lock(&mn->lock);
-	mn->dying = true;
-	mn->tp->close(mn);
-	mutex_unlock(&mn->lock);
-	cancel_work_sync(&mn->rx_work);
+	mcast_transport_exit_net(mn);
 	cancel_delayed_work_sync(&mn->timer_work);
 
 	mutex_lock(&mn->lock);

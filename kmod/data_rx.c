@@ -56,6 +56,7 @@ void mcast_data_rx_flush(struct mcast_net *mn)
 		mcast_send_ack(mn, job, job->ack_frag);
 	}
 }
+EXPORT_SYMBOL_GPL(mcast_data_rx_flush);
 
 /*
  * The piece (the list at the head of the transfer) is here: forward it
@@ -274,3 +275,4 @@ void mcast_data_rx(struct mcast_net *mn, const void *buf, size_t len)
 		break;
 	}
 }
+EXPORT_SYMBOL_GPL(mcast_data_rx);

@@ -65,7 +65,8 @@ static const struct nla_policy mcast_node_policy[MCAST_NODE_A_MAX + 1] = {
 						      mcast_val_u16_array),
 	[MCAST_NODE_A_ID] = { .type = NLA_REJECT },
 	[MCAST_NODE_A_PORT] = NLA_POLICY_MIN(NLA_U16, 1),
-	[MCAST_NODE_A_TRANSPORT] = { .type = NLA_REJECT },
+	[MCAST_NODE_A_TRANSPORT] = { .type = NLA_NUL_STRING,
+				     .len = MCAST_TP_NAME_MAX - 1 },
 	[MCAST_NODE_A_RTO_MS] = NLA_POLICY_FULL_RANGE(NLA_U32, &mcast_rto_range),
 	[MCAST_NODE_A_RETRIES] = NLA_POLICY_MAX(NLA_U32, 100),
 };
@@ -535,6 +536,74 @@ static int mcast_node_get_dumpit(struct sk_buff *skb,
 	return skb->len;
 }
 
+/*
+ * The transport NODE_SET names, with a reference, NULL when it names none,
+ * or an error.  A transport in a module of its own is loaded on demand
+ * (alias mcast-transport-NAME).
+ */
+static const struct mcast_transport_ops *
+mcast_node_transport(const struct nlattr *attr, struct netlink_ext_ack *extack)
+{
+	const struct mcast_transport_ops *tp;
+	const char *name;
+
+	if (!attr)
+		return NULL;
+	name = nla_data(attr);
+	tp = mcast_transport_get(name);
+	if (!tp && !request_module("mcast-transport-%s", name))
+		tp = mcast_transport_get(name);
+	if (!tp) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "no such transport (udp, tcp, or a module's)");
+		return ERR_PTR(-ENOENT);
+	}
+	return tp;
+}
+
+/*
+ * Opens the node's transport *@tp (NULL: the one it has) on @port, under
+ * mn->lock.  When the node takes a new transport, the reference *@tp came
+ * with moves to the node and *@tp becomes the old one; either way the
+ * caller puts *@tp.  On failure the node is as it was.  The fragment size is the
+ * transport's, so the transport changes only while nothing is in flight.
+ */
+static int mcast_node_open(struct mcast_net *mn, u16 port,
+			   const struct mcast_transport_ops **tp,
+			   struct nlattr **tb, struct netlink_ext_ack *extack)
+{
+	const struct mcast_transport_ops *old_tp = mn->tp;
+	bool change = *tp && *tp != old_tp;
+	u16 old_port = mn->port;
+	int err;
+
+	if (change && !mcast_data_idle(mn)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[MCAST_NODE_A_TRANSPORT],
+				    "cannot change the transport while messages are in flight");
+		return -EBUSY;
+	}
+	if (change) {
+		old_tp->close(mn);
+		mn->tp = *tp;
+	}
+	mn->port = port;
+	err = mcast_data_open(mn);
+	if (!err) {
+		if (change)
+			*tp = old_tp;
+		return 0;
+	}
+	mn->tp->close(mn);
+	mn->tp = old_tp;
+	mn->port = old_port;
+	if (mn->configured)
+		mcast_data_open(mn);
+	NL_SET_ERR_MSG_ATTR(extack, tb[MCAST_NODE_A_PORT] ?:
+			    tb[MCAST_NODE_A_TRANSPORT],
+			    "cannot open the transport on this port");
+	return err;
+}
+
 static int mcast_node_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct mcast_net *mn = mcast_info_net(info);
@@ -546,8 +615,9 @@ static int mcast_node_set_doit(struct sk_buff *skb, struct genl_info *info)
 	const char *why = NULL;
 	u8 links = MCAST_LINKS_UNI;
 	unsigned int ndims, d;
+	const struct mcast_transport_ops *tp;
 	bool changed;
-	u16 port, old_port;
+	u16 port;
 	u32 id;
 	int err;
 
@@ -576,6 +646,9 @@ static int mcast_node_set_doit(struct sk_buff *skb, struct genl_info *info)
 				extack);
 	if (err)
 		return err;
+	tp = mcast_node_transport(tb[MCAST_NODE_A_TRANSPORT], extack);
+	if (IS_ERR(tp))
+		return PTR_ERR(tp);
 
 	mutex_lock(&mn->lock);
 	changed = !mn->configured || mn->node_id != id ||
@@ -591,17 +664,9 @@ static int mcast_node_set_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 	if (tb[MCAST_NODE_A_PORT])
 		port = nla_get_u16(tb[MCAST_NODE_A_PORT]);
-	old_port = mn->port;
-	mn->port = port;
-	err = mcast_data_open(mn);
-	if (err) {
-		mn->port = old_port;
-		if (mn->configured)
-			mcast_data_open(mn);
-		NL_SET_ERR_MSG_ATTR(extack, tb[MCAST_NODE_A_PORT],
-				    "cannot open the transport on this port");
+	err = mcast_node_open(mn, port, &tp, tb, extack);
+	if (err)
 		goto out;
-	}
 	if (tb[MCAST_NODE_A_RTO_MS])
 		mn->rto_ms = nla_get_u32(tb[MCAST_NODE_A_RTO_MS]);
 	if (tb[MCAST_NODE_A_RETRIES])
@@ -614,6 +679,8 @@ static int mcast_node_set_doit(struct sk_buff *skb, struct genl_info *info)
 	mcast_notify_node(mn);
 out:
 	mutex_unlock(&mn->lock);
+	if (tp)
+		mcast_transport_put(tp);
 	return err;
 }
 

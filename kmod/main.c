@@ -17,6 +17,7 @@
 #include <linux/slab.h>
 
 #include "mcast.h"
+#include "transport.h"
 #include "check.h"
 #include "schedule.h"
 
@@ -164,9 +165,12 @@ static int __init mcast_init(void)
 	mcast_wq = alloc_workqueue("mcast", 0, 0);
 	if (!mcast_wq)
 		return -ENOMEM;
-	err = mcast_net_init();
+	err = mcast_transports_init();
 	if (err)
 		goto err_wq;
+	err = mcast_net_init();
+	if (err)
+		goto err_tp;
 	err = mcast_genl_init();
 	if (err)
 		goto err_net;
@@ -180,6 +184,8 @@ err_genl:
 	mcast_genl_exit();
 err_net:
 	mcast_net_exit();
+err_tp:
+	mcast_transports_exit();
 err_wq:
 	destroy_workqueue(mcast_wq);
 	return err;
@@ -212,6 +218,7 @@ static void __exit mcast_exit(void)
 	mcast_net_quiesce();
 	mcast_genl_exit();
 	mcast_net_exit();
+	mcast_transports_exit();
 	destroy_workqueue(mcast_wq);
 	mcast_check_leaks();
 }

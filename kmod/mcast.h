@@ -7,7 +7,8 @@
  *   dev.c   /dev/mcast: files, join/leave, send, receive, poll, io_uring;
  *   data.c  the network data path: U-torus trees over a transport, per-hop
  *           reliability, FIFO, completion and failure takeover;
- *   udp.c   the UDP transport (transport.h).
+ *   transport.c  the transport registry and each node's receive work;
+ *   udp.c, tcp.c  the UDP and TCP transports (transport.h).
  *
  * Locking: mcast_net.lock (a mutex) covers the node's configuration, its
  * peers and groups, every group's list of local members and the node's
@@ -147,17 +148,15 @@ struct mcast_net {
 	atomic64_t seq;			/* last message sequence number */
 	struct mcast_stats stats;
 
-	/* data path (data.c, udp.c) */
+	/* data path (data*.c) and transport (transport.c, udp.c, tcp.c) */
 	u16 port;			/* MCAST_NODE_A_PORT */
 	u32 rto_ms;
 	u32 retries;
 	bool dying;			/* netns exit: arm nothing more */
-	struct socket *sock;		/* the transport's endpoint */
-	void (*saved_data_ready)(struct sock *sk);
-	u16 sock_port;
-	struct work_struct rx_work;
-	void *rxbuf;
-	const struct mcast_transport_ops *tp;
+	const struct mcast_transport_ops *tp;	/* MCAST_NODE_A_TRANSPORT */
+	void *tp_priv;			/* its state; NULL: not open */
+	u16 tp_port;			/* the port it is open on */
+	struct work_struct rx_work;	/* runs tp->rx() */
 	struct delayed_work timer_work;
 	bool slow_tick;			/* timer_work is on its idle tick */
 	struct list_head jobs;		/* struct mcast_job.link */
@@ -240,6 +239,8 @@ void mcast_data_init_net(struct mcast_net *mn);
 void mcast_data_exit_net(struct mcast_net *mn);
 /* The node has room for a send of any size (poll's EPOLLOUT). */
 bool mcast_data_writable(struct mcast_net *mn);
+/* Nothing is in flight: the transport may change; under mn->lock. */
+bool mcast_data_idle(struct mcast_net *mn);
 /* (Re)opens the node's transport on mn->port; under mn->lock. */
 int mcast_data_open(struct mcast_net *mn);
 /*

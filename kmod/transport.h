@@ -1,35 +1,54 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Transports: how a node's datagrams reach its peers.  The data path
- * (data.c) sees a transport only through this ops struct and chooses the
- * multicast algorithm from the declared capabilities, never from the name:
- * a transport without intermediate reception gets U-torus unicast trees.
+ * Transports: how a node's datagrams reach its peers.  The data path sees
+ * a transport only through this ops struct and chooses the multicast
+ * algorithm from the declared capabilities, never from the name: a
+ * transport without intermediate reception gets U-torus unicast trees.
  *
- * A transport is opened per node (per netns) when the node is configured
- * and closed when the node is reconfigured or its netns goes away.  It
- * hands every received datagram to mcast_data_rx() from process context
- * (a work item), one at a time per node, with the node's mutex held, and
- * calls mcast_data_rx_flush() after each batch; open and close are called
- * with it held too.
+ * Transports register by name (as RDS's rds_trans_register and TIPC's
+ * media do); mcast.ko registers "udp" and "tcp" itself, and another module
+ * can register more (its owner is pinned while a node uses it).  Each node
+ * (netns) uses one, MCAST_NODE_A_TRANSPORT, "udp" by default; every node
+ * of a cluster must use the same one (the fragment size is the
+ * transport's).
+ *
+ * A transport is opened per node when the node is configured and closed
+ * when it is reconfigured or its netns goes away; its per-node state hangs
+ * off mn->tp_priv.  Receiving: from its socket callbacks (any context) the
+ * transport calls mcast_transport_kick(); the node's receive work then
+ * calls ->rx() in process context with the node's mutex held, and ->rx()
+ * hands each datagram to mcast_data_rx().  open, close and xmit are called
+ * with the mutex held too.
  */
 #ifndef MCAST_TRANSPORT_H
 #define MCAST_TRANSPORT_H
 
+#include <linux/list.h>
+#include <linux/module.h>
 #include <linux/types.h>
 #include <linux/uio.h>
+#include <uapi/linux/mcast.h>
 
 struct mcast_net;
 struct mcast_peer;
 
 #define MCAST_TP_CAP_IR		(1u << 0)	/* intermediate reception */
+#define MCAST_TP_CAP_RELIABLE	(1u << 1)	/* loses nothing it accepted,
+						 * in order per peer
+						 */
+
+#define MCAST_TP_NAME_MAX	MCAST_TRANSPORT_NAME_MAX	/* with the NUL */
+#define MCAST_TP_RX_BUDGET	64	/* datagrams per ->rx() call */
 
 struct mcast_transport_ops {
+	struct list_head list;		/* the registry's; leave it zero */
 	const char *name;		/* MCAST_NODE_A_TRANSPORT */
+	struct module *owner;		/* NULL for mcast.ko's own */
 	u32 caps;			/* MCAST_TP_CAP_* */
 	u32 max_payload;		/* bytes in one datagram */
-	/* Opens the node's endpoint on @port; 0 or -errno. */
+	/* Opens the node's endpoint on @port, sets mn->tp_priv; 0 or -errno. */
 	int (*open)(struct mcast_net *mn, u16 port);
-	/* Closes it: no mcast_data_rx() runs after this returns. */
+	/* Closes it, clears mn->tp_priv: no ->rx() or kick after this. */
 	void (*close)(struct mcast_net *mn);
 	/*
 	 * Sends one datagram (@nvec pieces, @len bytes in all) to @p, without
@@ -37,14 +56,32 @@ struct mcast_transport_ops {
 	 */
 	int (*xmit)(struct mcast_net *mn, const struct mcast_peer *p,
 		    struct kvec *vec, size_t nvec, size_t len);
+	/*
+	 * Hands up to @budget received datagrams to mcast_data_rx() and does
+	 * any other deferred work; returns @budget if more may be waiting.
+	 */
+	int (*rx)(struct mcast_net *mn, int budget);
 };
 
-extern const struct mcast_transport_ops mcast_udp_transport;
-void mcast_udp_init_net(struct mcast_net *mn);
+int mcast_transport_register(struct mcast_transport_ops *ops);
+void mcast_transport_unregister(struct mcast_transport_ops *ops);
+/* The transport called @name, with a reference on its owner, or NULL. */
+const struct mcast_transport_ops *mcast_transport_get(const char *name);
+void mcast_transport_put(const struct mcast_transport_ops *ops);
+/* From any context: the node has something for ->rx() to do. */
+void mcast_transport_kick(struct mcast_net *mn);
+void mcast_transport_init_net(struct mcast_net *mn);
+/* Closes the node's transport and waits for its receive work. */
+void mcast_transport_exit_net(struct mcast_net *mn);
+int mcast_transports_init(void);
+void mcast_transports_exit(void);
 
-/* data.c: one received datagram, from the transport's work item. */
+extern struct mcast_transport_ops mcast_udp_transport;
+extern struct mcast_transport_ops mcast_tcp_transport;
+
+/* data_rx.c: one received datagram, under the node's mutex. */
 void mcast_data_rx(struct mcast_net *mn, const void *buf, size_t len);
-/* data.c: the end of a batch of them: sends the ACKs they owe. */
+/* data_rx.c: the end of a batch of them: sends the ACKs they owe. */
 void mcast_data_rx_flush(struct mcast_net *mn);
 
 #endif /* MCAST_TRANSPORT_H */

@@ -24,8 +24,13 @@
 
 #define MCAST_UDP_PAYLOAD	1452	/* 1500 - IPv6 header - UDP header */
 #define MCAST_UDP_RXBUF		2048
-#define MCAST_UDP_BUDGET	64	/* datagrams per work run */
 #define MCAST_UDP_SOCKBUF	(8 << 20)	/* a window of 16 transfers from a few peers */
+
+struct mcast_udp {
+	struct socket *sock;
+	void (*saved_data_ready)(struct sock *sk);
+	u8 rxbuf[MCAST_UDP_RXBUF];
+};
 
 static void mcast_udp_data_ready(struct sock *sk)
 {
@@ -34,52 +39,46 @@ static void mcast_udp_data_ready(struct sock *sk)
 	read_lock_bh(&sk->sk_callback_lock);
 	mn = sk->sk_user_data;
 	if (mn)
-		queue_work(mcast_wq, &mn->rx_work);
+		mcast_transport_kick(mn);
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
-static void mcast_udp_rx_work(struct work_struct *w)
+static int mcast_udp_rx(struct mcast_net *mn, int budget)
 {
-	struct mcast_net *mn = container_of(w, struct mcast_net, rx_work);
+	struct mcast_udp *u = mn->tp_priv;
 	struct msghdr m = { .msg_flags = MSG_DONTWAIT };
 	struct kvec v;
 	int i, n;
 
-	mutex_lock(&mn->lock);
-	for (i = 0; i < MCAST_UDP_BUDGET; i++) {
-		if (!mn->sock || mn->dying)
-			break;
-		v.iov_base = mn->rxbuf;
-		v.iov_len = MCAST_UDP_RXBUF;
-		n = kernel_recvmsg(mn->sock, &m, &v, 1, MCAST_UDP_RXBUF,
+	for (i = 0; i < budget; i++) {
+		v.iov_base = u->rxbuf;
+		v.iov_len = sizeof(u->rxbuf);
+		n = kernel_recvmsg(u->sock, &m, &v, 1, sizeof(u->rxbuf),
 				   MSG_DONTWAIT);
 		if (n < 0)
 			break;
-		mcast_data_rx(mn, mn->rxbuf, n);
+		mcast_data_rx(mn, u->rxbuf, n);
 	}
-	if (mn->sock && !mn->dying)
-		mcast_data_rx_flush(mn);
-	if (i == MCAST_UDP_BUDGET)
-		queue_work(mcast_wq, &mn->rx_work);
-	mutex_unlock(&mn->lock);
+	return i;
 }
 
 static void mcast_udp_close(struct mcast_net *mn)
 {
-	struct socket *sock = mn->sock;
+	struct mcast_udp *u = mn->tp_priv;
+	struct sock *sk;
 
-	if (!sock)
+	if (!u)
 		return;
-	write_lock_bh(&sock->sk->sk_callback_lock);
-	sock->sk->sk_user_data = NULL;
-	sock->sk->sk_data_ready = mn->saved_data_ready;
-	write_unlock_bh(&sock->sk->sk_callback_lock);
-	kernel_sock_shutdown(sock, SHUT_RDWR);
-	/* The receive work checks mn->sock under mn->lock, held here. */
-	sock_release(sock);
-	mn->sock = NULL;
-	kfree(mn->rxbuf);
-	mn->rxbuf = NULL;
+	sk = u->sock->sk;
+	write_lock_bh(&sk->sk_callback_lock);
+	sk->sk_user_data = NULL;
+	sk->sk_data_ready = u->saved_data_ready;
+	write_unlock_bh(&sk->sk_callback_lock);
+	kernel_sock_shutdown(u->sock, SHUT_RDWR);
+	/* The receive work checks mn->tp_priv under mn->lock, held here. */
+	sock_release(u->sock);
+	mn->tp_priv = NULL;
+	kfree(u);
 }
 
 static int mcast_udp_open(struct mcast_net *mn, u16 port)
@@ -89,43 +88,45 @@ static int mcast_udp_open(struct mcast_net *mn, u16 port)
 		.sin6_addr = IN6ADDR_ANY_INIT,
 		.sin6_port = htons(port),
 	};
-	struct socket *sock;
+	struct mcast_udp *u;
+	struct sock *sk;
 	int err;
 
-	mn->rxbuf = kmalloc(MCAST_UDP_RXBUF, GFP_KERNEL);
-	if (!mn->rxbuf)
+	u = kzalloc(sizeof(*u), GFP_KERNEL);
+	if (!u)
 		return -ENOMEM;
 	err = sock_create_kern(mn->net, AF_INET6, SOCK_DGRAM, IPPROTO_UDP,
-			       &sock);
+			       &u->sock);
 	if (err)
 		goto fail;
-	sock->sk->sk_ipv6only = false;
-	sock->sk->sk_rcvbuf = MCAST_UDP_SOCKBUF;
-	sock->sk->sk_sndbuf = MCAST_UDP_SOCKBUF;
-	sock->sk->sk_userlocks |= SOCK_RCVBUF_LOCK | SOCK_SNDBUF_LOCK;
-	err = kernel_bind(sock, (struct sockaddr *)&sa, sizeof(sa));
+	sk = u->sock->sk;
+	sk->sk_ipv6only = false;
+	sk->sk_rcvbuf = MCAST_UDP_SOCKBUF;
+	sk->sk_sndbuf = MCAST_UDP_SOCKBUF;
+	sk->sk_userlocks |= SOCK_RCVBUF_LOCK | SOCK_SNDBUF_LOCK;
+	err = kernel_bind(u->sock, (struct sockaddr *)&sa, sizeof(sa));
 	if (err) {
-		sock_release(sock);
+		sock_release(u->sock);
 		goto fail;
 	}
-	mn->sock = sock;
-	write_lock_bh(&sock->sk->sk_callback_lock);
-	sock->sk->sk_user_data = mn;
-	mn->saved_data_ready = sock->sk->sk_data_ready;
-	sock->sk->sk_data_ready = mcast_udp_data_ready;
-	write_unlock_bh(&sock->sk->sk_callback_lock);
+	mn->tp_priv = u;
+	write_lock_bh(&sk->sk_callback_lock);
+	sk->sk_user_data = mn;
+	u->saved_data_ready = sk->sk_data_ready;
+	sk->sk_data_ready = mcast_udp_data_ready;
+	write_unlock_bh(&sk->sk_callback_lock);
 	/* Anything that arrived before the callback was in place. */
-	queue_work(mcast_wq, &mn->rx_work);
+	mcast_transport_kick(mn);
 	return 0;
 fail:
-	kfree(mn->rxbuf);
-	mn->rxbuf = NULL;
+	kfree(u);
 	return err;
 }
 
 static int mcast_udp_xmit(struct mcast_net *mn, const struct mcast_peer *p,
 			  struct kvec *vec, size_t nvec, size_t len)
 {
+	struct mcast_udp *u = mn->tp_priv;
 	struct sockaddr_in6 sa = {
 		.sin6_family = AF_INET6,
 		.sin6_port = htons(p->port),
@@ -137,26 +138,20 @@ static int mcast_udp_xmit(struct mcast_net *mn, const struct mcast_peer *p,
 	};
 	int n;
 
-	if (!mn->sock)
-		return -ENOTCONN;
 	if (p->ipv6)
 		sa.sin6_addr = p->addr.v6;
 	else
 		ipv6_addr_set_v4mapped(p->addr.v4, &sa.sin6_addr);
-	n = kernel_sendmsg(mn->sock, &m, vec, nvec, len);
+	n = kernel_sendmsg(u->sock, &m, vec, nvec, len);
 	return n < 0 ? n : 0;
 }
 
-void mcast_udp_init_net(struct mcast_net *mn)
-{
-	INIT_WORK(&mn->rx_work, mcast_udp_rx_work);
-}
-
-const struct mcast_transport_ops mcast_udp_transport = {
+struct mcast_transport_ops mcast_udp_transport = {
 	.name = "udp",
 	.caps = 0,
 	.max_payload = MCAST_UDP_PAYLOAD,
 	.open = mcast_udp_open,
 	.close = mcast_udp_close,
 	.xmit = mcast_udp_xmit,
+	.rx = mcast_udp_rx,
 };

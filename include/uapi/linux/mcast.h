@@ -297,6 +297,8 @@ enum mcast_attr {
 	MCAST_A_MAX = __MCAST_A_MAX - 1
 };
 
+#define MCAST_TRANSPORT_NAME_MAX	16
+
 enum mcast_node_attr {
 	MCAST_NODE_A_UNSPEC,
 	MCAST_NODE_A_KIND,	/* u8: enum mcast_topo_kind */
@@ -304,8 +306,12 @@ enum mcast_node_attr {
 	MCAST_NODE_A_DIMS,	/* binary: __u16[ndims], dims[i] radix of sigma_i */
 	MCAST_NODE_A_COORD,	/* binary: __u16[ndims] */
 	MCAST_NODE_A_ID,	/* u32, read-only */
-	MCAST_NODE_A_PORT,	/* u16: this node's UDP port (default 7447) */
-	MCAST_NODE_A_TRANSPORT,	/* string, read-only: "udp" */
+	MCAST_NODE_A_PORT,	/* u16: this node's port (default 7447) */
+	MCAST_NODE_A_TRANSPORT,	/* string: "udp" (default), "tcp", or one a
+				 * module registered; at most
+				 * MCAST_TRANSPORT_NAME_MAX bytes with the NUL;
+				 * every node of a cluster uses the same one
+				 */
 	MCAST_NODE_A_RTO_MS,	/* u32: first retransmission timeout */
 	MCAST_NODE_A_RETRIES,	/* u32: retransmissions before a peer is
 				 * declared unreachable
