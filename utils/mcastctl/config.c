@@ -180,7 +180,8 @@ void cmd_node_usage(FILE *f)
 {
 	fputs("usage: mcastctl node show [-j]\n"
 	      "       mcastctl node set [topology torus:K[xK...][:uni|:bi]] [coord C]\n"
-	      "                         [port P] [rto MS] [retries N]\n"
+	      "                         [port P] [transport udp|tcp] [rto MS]\n"
+	      "                         [retries N]\n"
 	      "\n"
 	      "show: this node's topology, coordinate and id.\n"
 	      "set: configure them (the topology and the coordinate together the\n"
@@ -247,7 +248,7 @@ static int node_set(int argc, char **argv)
 {
 	const char *what = "node set";
 	const char *topo_s = NULL, *coord_s = NULL, *port_s = NULL;
-	const char *rto_s = NULL, *retries_s = NULL;
+	const char *rto_s = NULL, *retries_s = NULL, *tp_s = NULL;
 	u32 port = 0, rto = 0, retries = 0;
 	char err_s[PARSE_ERR_MAX];
 	struct ctl_node node;
@@ -272,8 +273,10 @@ static int node_set(int argc, char **argv)
 			slot = &rto_s;
 		else if (!strcmp(argv[i], "retries"))
 			slot = &retries_s;
+		else if (!strcmp(argv[i], "transport"))
+			slot = &tp_s;
 		else
-			return usage_err(what, "unknown keyword \"%.64s\" (topology, coord, port, rto, retries)",
+			return usage_err(what, "unknown keyword \"%.64s\" (topology, coord, port, transport, rto, retries)",
 					 argv[i]);
 		if (i + 1 >= argc)
 			return usage_err(what, "%s needs a value", argv[i]);
@@ -281,8 +284,11 @@ static int node_set(int argc, char **argv)
 			return usage_err(what, "%s given twice", argv[i]);
 		*slot = argv[i + 1];
 	}
-	if (!topo_s && !coord_s && !port_s && !rto_s && !retries_s)
-		return usage_err(what, "nothing to set: topology T, coord C, port P, rto MS, retries N");
+	if (!topo_s && !coord_s && !port_s && !rto_s && !retries_s && !tp_s)
+		return usage_err(what, "nothing to set: topology T, coord C, port P, transport NAME, rto MS, retries N");
+	if (tp_s && (!*tp_s || strlen(tp_s) >= MCAST_TRANSPORT_NAME_MAX))
+		return input_err(what, "transport: expected a name of 1 to %d characters (udp, tcp)",
+				 MCAST_TRANSPORT_NAME_MAX - 1);
 	if (port_s && (parse_u32(port_s, 65535, &port) || !port))
 		return input_err(what, "port: expected 1 to 65535");
 	if (rto_s && (parse_u32(rto_s, 60000, &rto) || !rto))
@@ -328,6 +334,7 @@ static int node_set(int argc, char **argv)
 	    nla_put(msg, MCAST_NODE_A_DIMS, t.n * sizeof(u16), dims) ||
 	    nla_put(msg, MCAST_NODE_A_COORD, t.n * sizeof(u16), sigma) ||
 	    (port_s && nla_put_u16(msg, MCAST_NODE_A_PORT, port)) ||
+	    (tp_s && nla_put_string(msg, MCAST_NODE_A_TRANSPORT, tp_s)) ||
 	    (rto_s && nla_put_u32(msg, MCAST_NODE_A_RTO_MS, rto)) ||
 	    (retries_s && nla_put_u32(msg, MCAST_NODE_A_RETRIES, retries))) {
 		nlmsg_free(msg);

@@ -57,7 +57,7 @@ struct ctl_node {
 	u16 port;			/* transport: 0 if not reported */
 	u32 rto_ms;
 	u32 retries;
-	char transport[16];
+	char transport[MCAST_TRANSPORT_NAME_MAX];
 };
 
 int ctl_node_get(struct ctl_nl *nl, struct ctl_node *node);

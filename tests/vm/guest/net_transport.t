@@ -1,0 +1,83 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# Transports: a node picks one by name (mcastctl node set transport NAME);
+# an unknown name is refused with the kernel's reason and changes nothing.
+# Then multicast over each of "udp" and "tcp" on a 4x4 unidirectional
+# torus: group sends of sizes that take one, several and many fragments
+# of either transport, and node-list sends in completion mode, every
+# receiver getting every message once, byte-exact, in the step and from
+# the node mcastctl plan shows; and mcast.ko unloads with the testbed
+# (and the TCP connections) still up.  The rest of the VM suite runs on
+# one transport per kernel (tests/vm/run.sh): this test covers both on
+# every kernel.
+
+# shellcheck source=tests/vm/guest/tap.sh
+. /tests/tap.sh
+
+# shellcheck source=tests/vm/guest/netlib.sh
+. /tests/netlib.sh
+
+run_ok "insmod mcast.ko" insmod "$MCAST_KO"
+
+# ---- configuration, in a namespace of its own
+ip netns add tpcfg
+in_cfg() {
+	/usr/local/bin/ip netns exec tpcfg "$@"
+}
+transport_of() {
+	in_cfg mcastctl -j node show | sed -n 's/.*"transport": *"\([^"]*\)".*/\1/p'
+}
+run_ok "node set topology torus:4x4 coord 1,2" \
+	in_cfg mcastctl node set topology torus:4x4 coord 1,2
+is "$(transport_of)" udp "the default transport is udp"
+run_ok "node set transport tcp" in_cfg mcastctl node set transport tcp
+is "$(transport_of)" tcp "node show: transport tcp"
+out=$(in_cfg mcastctl node set transport nosuch 2>&1)
+is "$?" 4 "node set transport nosuch: the kernel refuses (exit 4)"
+case $out in
+*"no such transport"*) pass "node set transport nosuch: the kernel says why" ;;
+*) fail "node set transport nosuch: the kernel says why" "$out" ;;
+esac
+is "$(transport_of)" tcp "after the refusal the node still uses tcp"
+out=$(in_cfg mcastctl node set transport abcdefghijklmnopq 2>&1)
+is "$?" 1 "a 17-character transport name is refused by mcastctl"
+run_ok "node set transport udp port 7500" \
+	in_cfg mcastctl node set transport udp port 7500
+is "$(transport_of)" udp "back on udp"
+ip netns del tpcfg
+
+# ---- data over each transport
+N=16 TOPO=torus:4x4:uni
+for TP in udp tcp; do
+	if ! _out=$(mcastbed up "$TOPO" --transport "$TP" 2>&1); then
+		fail "$TP: mcastbed up $TOPO --transport $TP" "$_out"
+		continue
+	fi
+	pass "$TP: mcastbed up $TOPO --transport $TP"
+	is "$(mcastbed exec 5 mcastctl -j node show |
+		sed -n 's/.*"transport": *"\([^"]*\)".*/\1/p')" "$TP" \
+		"$TP: node 5 uses $TP"
+	members 1 9 31
+	# 1 fragment of either; many of udp, 3 of tcp; 1 MiB
+	round "$TP: group 1 from node 0" 0 g:1 "$MEM" 0,1400,150000,1048576
+	src=$(random_nodes 1 32)
+	round "$TP: group 1 from node $src, completion mode" "$src" g:1 \
+		"$MEM" 70000 wait
+	lst=$(random_nodes 6 33)
+	round "$TP: node list from 3, completion mode" 3 \
+		"n:$(echo "$lst" | tr ' ' ',')" "$lst" 8,65536 wait
+	if [ "$TP" = tcp ]; then
+		# unload with every node's sockets still open
+		run_ok "$TP: rmmod mcast with the testbed up" rmmod mcast
+		mcastbed down > /dev/null 2>&1
+		run_ok "insmod mcast.ko again" insmod "$MCAST_KO"
+	else
+		mcastbed down > /dev/null 2>&1
+	fi
+done
+
+is "$(ip netns list | grep -c mcb)" 0 "no namespaces left"
+run_ok "rmmod mcast" rmmod mcast
+done_testing
+tap_exit
