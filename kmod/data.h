@@ -115,6 +115,10 @@ struct mcast_tx {
 	unsigned long rto, deadline;
 	u32 rtt_frag;			/* the fragment being timed, or U32_MAX */
 	ktime_t rtt_sent;		/* when it was sent */
+	bool lost;			/* a fragment may not have left: a
+					 * timeout resends, even on a reliable
+					 * transport
+					 */
 	bool queued;			/* waiting for room in the peer's window */
 	bool active;			/* counted in the peer's tx_active */
 };

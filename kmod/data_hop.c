@@ -67,8 +67,25 @@ static void mcast_tx_send_frag(struct mcast_net *mn, struct mcast_tx *tx,
 		v[nv++] = (struct kvec){ job->msg->data + d0,
 					 end - tx->plen - d0 };
 	}
-	mcast_xmit(mn, tx->to, v, nv, sizeof(h) + end - off);
+	if (mcast_xmit(mn, tx->to, v, nv, sizeof(h) + end - off))
+		tx->lost = true;
 }
+
+/*
+ * The transport dropped what it had taken for @peer (a broken TCP
+ * connection): the next timeout of every transfer to it resends.
+ */
+void mcast_data_peer_lost(struct mcast_net *mn, u32 peer)
+{
+	struct mcast_tx *tx;
+	unsigned long id;
+
+	lockdep_assert_held(&mn->lock);
+	xa_for_each(&mn->txs, id, tx)
+		if (tx->to == peer)
+			tx->lost = true;
+}
+EXPORT_SYMBOL_GPL(mcast_data_peer_lost);
 
 /* Message bytes this node holds from the start: all once it has them all. */
 static u32 mcast_job_held(struct mcast_net *mn, const struct mcast_job *job)
@@ -380,7 +397,19 @@ void mcast_tx_timer(struct mcast_net *mn, struct mcast_tx *tx)
 		/* Waiting for DONE: probe with the last fragment. */
 		mcast_tx_send_frag(mn, tx, tx->nfrags - 1);
 		n = 1;
+	} else if ((mn->tp->caps & MCAST_TP_CAP_RELIABLE) && !tx->lost) {
+		/*
+		 * The transport delivers all it took: the rest is late, not
+		 * lost.  Probe with the first unacknowledged fragment (its ACK
+		 * tells what arrived) and keep the window.
+		 */
+		i = tx->cum;
+		while (i < tx->next && test_bit(i, tx->acked))
+			i++;
+		mcast_tx_send_frag(mn, tx, min(i, tx->nfrags - 1));
+		n = 1;
 	} else {
+		tx->lost = false;
 		mcast_cwnd_cut(mn, tx);
 		tx->rtt_frag = U32_MAX;		/* Karn: no sample from these */
 		for (i = tx->cum; i < tx->next && n < MCAST_WIN; i++) {

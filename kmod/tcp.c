@@ -224,10 +224,15 @@ static void mcast_tcp_conn_free(struct mcast_tcp_conn *c)
 	kfree(c);
 }
 
+/* Frames it took may be lost with it: the data path resends them. */
 static void mcast_tcp_out_drop(struct mcast_tcp *t, struct mcast_tcp_conn *c)
 {
-	xa_erase(&t->out, c->peer);
+	u32 peer = c->peer;
+
+	xa_erase(&t->out, peer);
 	mcast_tcp_conn_free(c);
+	if (t->mn->tp_priv)
+		mcast_data_peer_lost(t->mn, peer);
 }
 
 static void mcast_tcp_peer_addr(const struct mcast_peer *p,

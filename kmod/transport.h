@@ -83,5 +83,10 @@ extern struct mcast_transport_ops mcast_tcp_transport;
 void mcast_data_rx(struct mcast_net *mn, const void *buf, size_t len);
 /* data_rx.c: the end of a batch of them: sends the ACKs they owe. */
 void mcast_data_rx_flush(struct mcast_net *mn);
+/*
+ * data_hop.c: a reliable transport lost what it had taken for @peer (its
+ * connection broke); under the node's mutex.
+ */
+void mcast_data_peer_lost(struct mcast_net *mn, u32 peer);
 
 #endif /* MCAST_TRANSPORT_H */
