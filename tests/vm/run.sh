@@ -32,7 +32,9 @@ usage: tests/vm/run.sh [--kernel VER] [--keep] [--shell] [TEST...]
 
 Environment: VM_TIMEOUT (s per boot, default 1800), TEST_TIMEOUT (s per guest
 test, default 600), VM_MEM (MiB, default 1024), QEMU, VM_OUT (work directory,
-default build/vm).
+default build/vm), VM_TRANSPORT (the transport mcastbed gives the nodes in
+every boot; default: tcp in the first kernel's boot, udp in the second's,
+and so on).
 EOF
 }
 
@@ -349,10 +351,20 @@ pack_initramfs() { # ROOT IMAGE
 
 # ------------------------------------------------------------------ boot
 
-boot() { # VER IMAGE LOG
+# The transport of the nodes mcastbed makes in boot number $1 (from 0):
+# the suite's network tests run on each transport in turn, so two kernels
+# cover both within the time of two boots (net_transport.t covers both in
+# every boot).
+TRANSPORTS=(tcp udp)
+transport_of_boot() {
+	echo "${VM_TRANSPORT:-${TRANSPORTS[$(($1 % ${#TRANSPORTS[@]}))]}}"
+}
+nboots=0
+
+boot() { # VER IMAGE LOG [TRANSPORT]
 	timeout --kill-after=10 "$VM_TIMEOUT" "$QEMU" "${QEMU_ARGS[@]}" \
 		-kernel "/boot/vmlinuz-$1" -initrd "$2" \
-		-append "$APPEND mcast_test_timeout=$TEST_TIMEOUT" \
+		-append "$APPEND mcast_test_timeout=$TEST_TIMEOUT${4:+ mcast_transport=$4}" \
 		< /dev/null > "$3" 2>&1
 }
 
@@ -370,20 +382,22 @@ emit_records() {
 }
 
 test_kernel() { # VER
-	local ver=$1 dir=$OUT/$1 t0 t1 qrc=0 failed_before=$nfailed
+	local ver=$1 dir=$OUT/$1 t0 t1 qrc=0 failed_before=$nfailed tp
 	mkdir -p "$dir"
 	build_module "$ver" "$dir" || return 0
 	stage_rootfs "$ver" "$dir/root" "$dir/mcast.ko"
 	pack_initramfs "$dir/root" "$dir/initramfs.cpio.gz"
 
-	diag "[$ver] booting; console: $dir/console.log"
+	tp=$(transport_of_boot "$nboots")
+	nboots=$((nboots + 1))
+	diag "[$ver] booting, mcastbed's nodes on $tp; console: $dir/console.log"
 	t0=$(now_ms)
-	boot "$ver" "$dir/initramfs.cpio.gz" "$dir/console.log" || qrc=$?
+	boot "$ver" "$dir/initramfs.cpio.gz" "$dir/console.log" "$tp" || qrc=$?
 	t1=$(now_ms)
 	emit_records < <(awk -v ver="$ver" -v mark="$MARK" -v bad="$BAD_LOG" \
 		-v qrc="$qrc" -v timeout="$VM_TIMEOUT" -v logfile="$dir/console.log" \
 		-f "$HERE/console.awk" "$dir/console.log")
-	timings+=("[$ver] boot, tests and power-off: $(((t1 - t0) / 1000)).$(((t1 - t0) % 1000 / 100)) s")
+	timings+=("[$ver, $tp] boot, tests and power-off: $(((t1 - t0) / 1000)).$(((t1 - t0) % 1000 / 100)) s")
 
 	if [ "$keep" = 0 ] && [ "$nfailed" = "$failed_before" ]; then
 		rm -rf "$dir/root" "$dir/initramfs.cpio.gz"
