@@ -354,6 +354,47 @@ bench-cluster: userspace
 	$(Q)VM_TIMEOUT=$${VM_TIMEOUT:-7200} TEST_TIMEOUT=$${TEST_TIMEOUT:-7000} \
 		VM_MEM=$${VM_MEM:-4096} tests/vm/run.sh --bench
 
+# ---- bench-peers: begin (utils/mcastpeers, tests/vm/bench_peers.sh) ----
+# The peers mcast is compared with in `make bench-peers`: MPI_Bcast built
+# against Open MPI and against MPICH (each with its own mpicc; left out
+# when that MPI is not installed) and TIPC group broadcast.  They go to
+# build/mcastpeers/; tests/vm/run.sh puts them in the guest.
+PEERS_DIR := $(B)/mcastpeers
+PEERS_SRC := utils/mcastpeers/peers.c utils/mcastpeers/peers.h
+PEERS_CFLAGS = -std=gnu11 -O2 -g $(WARN_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS)
+MPICC_OPENMPI ?= $(shell command -v mpicc.openmpi 2>/dev/null)
+MPICC_MPICH ?= $(shell command -v mpicc.mpich 2>/dev/null)
+PEERS_PROGS := $(PEERS_DIR)/tipc_bcast \
+	$(if $(MPICC_OPENMPI),$(PEERS_DIR)/mpi_bcast.openmpi) \
+	$(if $(MPICC_MPICH),$(PEERS_DIR)/mpi_bcast.mpich)
+
+$(PEERS_DIR)/tipc_bcast: utils/mcastpeers/tipc_bcast.c $(PEERS_SRC)
+	$(quiet) CC-LD $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(PEERS_CFLAGS) $(U_LDFLAGS) -o $@ $< utils/mcastpeers/peers.c $(LDLIBS)
+
+$(PEERS_DIR)/mpi_bcast.openmpi: utils/mcastpeers/mpi_bcast.c $(PEERS_SRC)
+	$(quiet) MPICC $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(MPICC_OPENMPI) $(PEERS_CFLAGS) $(U_LDFLAGS) -o $@ $< utils/mcastpeers/peers.c
+
+$(PEERS_DIR)/mpi_bcast.mpich: utils/mcastpeers/mpi_bcast.c $(PEERS_SRC)
+	$(quiet) MPICC $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(MPICC_MPICH) $(PEERS_CFLAGS) $(U_LDFLAGS) -o $@ $< utils/mcastpeers/peers.c
+
+.PHONY: mcastpeers bench-peers
+mcastpeers: $(PEERS_PROGS)
+userspace: $(PEERS_PROGS)
+
+# mcast (U-torus, separate; each transport) against Open MPI's and MPICH's
+# MPI_Bcast and TIPC group broadcast on the same 16- and 64-node tori, in
+# one boot of the QEMU guest (tests/vm/bench_peers.sh).  Slow under TCG.
+bench-peers: userspace
+	$(Q)VM_TIMEOUT=$${VM_TIMEOUT:-14400} TEST_TIMEOUT=$${TEST_TIMEOUT:-14000} \
+		VM_MEM=$${VM_MEM:-4096} tests/vm/run.sh --bench-peers
+# ---- bench-peers: end ----
+
 # The testbed and benchmark tools (not part of `make install`).
 .PHONY: install-tools
 install-tools: $(PERF) $(BEDPEERS) $(BEDROUTES)
