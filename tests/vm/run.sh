@@ -15,6 +15,7 @@ usage() {
 usage: tests/vm/run.sh [--kernel VER] [--keep] [--shell] [TEST...]
        tests/vm/run.sh --demo [--kernel VER]
        tests/vm/run.sh --bench [--kernel VER]
+       tests/vm/run.sh --bench-peers [--kernel VER]
 
   --kernel VER  only this kernel (default: every VER with /boot/vmlinuz-VER
                 and /lib/modules/VER/build)
@@ -27,6 +28,12 @@ usage: tests/vm/run.sh [--kernel VER] [--keep] [--shell] [TEST...]
   --bench       the same with tests/vm/bench.sh: mcastperf on a 4x4 and an
                 8x8 torus, U-torus against separate addressing (slow: set
                 VM_TIMEOUT and TEST_TIMEOUT, as make bench-cluster does)
+  --bench-peers the same with tests/vm/bench_peers.sh: mcast against Open
+                MPI's and MPICH's MPI_Bcast and TIPC group broadcast on the
+                same testbeds (make bench-peers); writes build/bench-peers/
+                (output, CSV, plot).  Knobs, passed to the guest:
+                PEERS_TOPOS, PEERS_SIZES, PEERS_ITERS, PEERS_WARMUP,
+                PEERS_OMPI_ALGOS, PEERS_ONLY (see tests/vm/bench_peers.sh)
   TEST          guest tests to run, e.g. module_load (default: all of
                 tests/vm/guest/*.t)
 
@@ -45,14 +52,20 @@ OUT=${VM_OUT:-$REPO/build/vm}
 # In-tree modules the guest tests may modprobe.  Their dependencies, and
 # mcast.ko's, are added from the kernel's modules.dep.
 IN_TREE_MODULES=(veth bridge sch_netem)
+# The peers of bench-peers: TIPC, the dummy interface the MPIs use, and the
+# 9p share of the host's root (Open MPI and MPICH run from it).
+IN_TREE_MODULES+=(tipc dummy 9p 9pnet_virtio virtio_pci)
 # Userspace programs, relative to build/, put in the guest's /usr/local/bin.
 GUEST_PROGS=(mcastctl mcastmon mcast_probe examples/mcast_hello libtest/lib_api
 	mcastperf mcastbed-peers mcastbed-routes)
+# The peers' harnesses (relative to build/), put there WITHOUT their
+# libraries: the MPI ones load the host's over the 9p share (peerslib.sh).
+PEER_PROGS=(mcastpeers/tipc_bcast mcastpeers/mpi_bcast.openmpi mcastpeers/mpi_bcast.mpich)
 # Scripts from the repository put there too (relative to the repo).
 GUEST_SCRIPTS=(utils/mcastbed/mcastbed)
 # Host programs put there too (tap.sh makes them win over busybox's applets
 # of the same name): busybox ip has no netns, busybox tc no netem.
-HOST_PROGS=(ip tc)
+HOST_PROGS=(ip tc tipc)
 # Host files and directories copied to the same path (tc's netem delay
 # distribution tables).
 HOST_DATA=(/usr/lib/x86_64-linux-gnu/tc)
@@ -64,6 +77,10 @@ QEMU=${QEMU:-qemu-system-x86_64}
 # -nic none: no NIC to probe (tests make their own veths); the kernel and
 # init print on ttyS0, which -nographic puts on QEMU's stdio.
 QEMU_ARGS=(-accel tcg -m "$VM_MEM" -smp 2 -nographic -no-reboot -nic none)
+# The host's root, read-only, for the MPI peers (guest: mount -t 9p hostroot).
+QEMU_ARGS+=(-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on)
+# Extra kernel command line words (bench-peers' knobs; init's environment).
+EXTRA_APPEND=''
 APPEND="console=ttyS0 panic=-1 oops=panic quiet loglevel=4"
 MARK=@@MCAST-VM # the guest's markers; keep in sync with guest/init
 
@@ -131,6 +148,7 @@ parse_args() {
 		--shell) shell=1; shift ;;
 		--demo) demo=demo; shift ;;
 		--bench) demo=bench; shift ;;
+		--bench-peers) demo=bench_peers; shift ;;
 		-h | --help) usage; exit 0 ;;
 		--) shift; tests+=("$@"); break ;;
 		-*) usage >&2; exit 2 ;;
@@ -321,6 +339,13 @@ stage_programs() { # ROOT
 			diag "note: $prog not installed on the host: the guest has busybox's"
 		fi
 	done
+	for prog in "${PEER_PROGS[@]}"; do
+		if [ -x "$REPO/build/$prog" ]; then
+			cp "$REPO/build/$prog" "$root/usr/local/bin/"
+		else
+			diag "note: build/$prog missing: not in the guest"
+		fi
+	done
 	for prog in "${GUEST_SCRIPTS[@]}"; do
 		cp "$REPO/$prog" "$root/usr/local/bin/"
 	done
@@ -341,6 +366,7 @@ stage_rootfs() { # VER ROOT KO
 	stage_programs "$root"
 	cp "$HERE/guest/init" "$root/init"
 	cp "$HERE"/guest/*.sh "$REPO/systemd/60-mcast.rules" "${tests[@]}" "$root/tests/"
+	cp "$REPO/utils/mcastpeers/peerslib.sh" "$root/tests/"
 	chmod 755 "$root/init"
 }
 
@@ -364,7 +390,7 @@ nboots=0
 boot() { # VER IMAGE LOG [TRANSPORT]
 	timeout --kill-after=10 "$VM_TIMEOUT" "$QEMU" "${QEMU_ARGS[@]}" \
 		-kernel "/boot/vmlinuz-$1" -initrd "$2" \
-		-append "$APPEND mcast_test_timeout=$TEST_TIMEOUT${4:+ mcast_transport=$4}" \
+		-append "$APPEND mcast_test_timeout=$TEST_TIMEOUT${4:+ mcast_transport=$4}$EXTRA_APPEND" \
 		< /dev/null > "$3" 2>&1
 }
 
@@ -420,6 +446,31 @@ run_shell() {
 		-append "$APPEND mcast_shell=1"
 }
 
+# bench-peers' knobs from our environment onto the guest's kernel command
+# line (the kernel hands NAME=VALUE words to init as environment).
+peers_knobs() {
+	local k v
+	for k in PEERS_TOPOS PEERS_SIZES PEERS_ITERS PEERS_WARMUP PEERS_OMPI_ALGOS PEERS_ONLY; do
+		v=${!k:-}
+		[ -z "$v" ] || EXTRA_APPEND+=" $k=$v"
+	done
+}
+
+# bench-peers' results on the host: the CSV the guest printed between its
+# markers, and a plot of it (gnuplot, if installed).
+peers_results() { # DIR
+	local dir=$1 csv=$REPO/build/bench-peers/peers.csv
+	mkdir -p "$REPO/build/bench-peers"
+	cp "$dir/output.txt" "$REPO/build/bench-peers/output.txt"
+	awk '/^==== peers CSV begin/ { on = 1; next } /^==== peers CSV end/ { on = 0 } on' \
+		"$dir/output.txt" > "$csv"
+	echo "mcast bench_peers: CSV in $csv" >&2
+	if [ "$(wc -l < "$csv")" -gt 1 ]; then
+		"$REPO/utils/mcastpeers/plot.sh" "$csv" "$REPO/build/bench-peers" >&2 ||
+			echo "mcast bench_peers: no plot" >&2
+	fi
+}
+
 # Boots the first kernel with tests/vm/$demo.sh as its only test
 # (guest/init runs /tests/*.t and prints their output and the kernel log
 # between its markers), then prints the script's output and checks the
@@ -442,7 +493,8 @@ run_demo() {
 	awk -v m="$MARK" -v d="$demo" '
 		$0 == m " TEST " d ".t" { on = 1; next }
 		index($0, m " TEST-END " d ".t") == 1 { on = 0 }
-		on' "$dir/console.txt"
+		on' "$dir/console.txt" | tee "$dir/output.txt"
+	[ "$demo" != bench_peers ] || peers_results "$dir"
 	rc=$(sed -n "s/^$MARK TEST-END $demo.t rc=\([0-9]*\).*/\1/p" "$dir/console.txt")
 	if [ -z "$rc" ]; then
 		echo "mcast $demo: the guest did not finish (QEMU status $qrc); see $dir/console.log" >&2
@@ -475,6 +527,7 @@ main() {
 		run_shell
 	fi
 	if [ -n "$demo" ]; then
+		[ "$demo" != bench_peers ] || peers_knobs
 		run_demo
 	fi
 	t0=$(now_ms)

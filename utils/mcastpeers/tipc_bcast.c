@@ -115,10 +115,13 @@ static int wait_readable(int sd, int secs)
 	return n > 0;
 }
 
+/* The group instance of the member whose event recv_from returned last. */
+static uint32_t event_instance;
+
 /*
  * One message from SD into buf (up to len bytes); *src gets the sender's
  * socket address.  Returns the length, -2 for a member event (*oob_leave:
- * a member left), -1 on error.
+ * a member left; event_instance: its instance), -1 on error.
  */
 static ssize_t recv_from(int sd, void *buf, size_t len, struct sockaddr_tipc *src,
 			 bool *oob_leave)
@@ -136,6 +139,7 @@ static ssize_t recv_from(int sd, void *buf, size_t len, struct sockaddr_tipc *sr
 	*src = names[0];
 	if (m.msg_flags & MSG_OOB) {
 		*oob_leave = (m.msg_flags & MSG_EOR) != 0;
+		event_instance = names[1].addr.name.name.instance;
 		return -2;
 	}
 	return n;
@@ -201,7 +205,11 @@ static int cmd_member(int argc, char **argv)
 		}
 	}
 	mb.buf = malloc(sizeof(h) + CHUNK);
-	if (!mb.buf || (mb.sd = join_group(getpid(), false)) < 0)
+	/*
+	 * Member events too: if the root's socket goes (it left, or died)
+	 * before its stop message reached us, we do not wait for --idle.
+	 */
+	if (!mb.buf || (mb.sd = join_group(getpid(), true)) < 0)
 		return 1;
 	/* a script waiting for the members looks for this line */
 	fprintf(stderr, "tipc_bcast: member joined\n");
@@ -211,6 +219,10 @@ static int cmd_member(int argc, char **argv)
 			break;
 		}
 		n = recv_from(mb.sd, mb.buf, sizeof(h) + CHUNK, &src, &leave);
+		if (n == -2 && leave && event_instance == 0) {
+			fprintf(stderr, "tipc_bcast: member: the root left without a stop message\n");
+			break;
+		}
 		if (n == -2)
 			continue;
 		if (n < (ssize_t)sizeof(h)) {

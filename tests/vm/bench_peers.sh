@@ -1,0 +1,234 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# mcast against its peers, run inside the test VM by `tests/vm/run.sh
+# --bench-peers` (`make bench-peers`), all in one boot and on the same
+# mcastbed testbeds (by default a 16-node torus:4x4:uni and a 64-node
+# torus:8x8:uni; node 0 is the source, every other node a destination):
+#
+#   mcast-<transport>  mcastperf send in completion mode, u-torus and
+#                      separate, for each transport mcastbed offers
+#                      (mcastbed up --transport udp|tcp)
+#   openmpi            MPI_Bcast (utils/mcastpeers/mpi_bcast.c): the
+#                      library's default decision, and tuned's binomial,
+#                      knomial, pipeline and chain (64 KiB segments; chain
+#                      with its default fanout 4) and scatter_allgather
+#                      forced by MCA parameters
+#   mpich              MPI_Bcast, MPICH's default (Debian's MPICH 4.0.2 is
+#                      ch4:ucx: UCX over its TCP transport, UCX_TLS=tcp,self)
+#   tipc               TIPC group broadcast (utils/mcastpeers/tipc_bcast.c)
+#                      over UDP bearers on the node addresses: replicast,
+#                      and group unicasts to each member ("unicast", TIPC's
+#                      separate addressing).  TIPC's broadcast link needs a
+#                      UDP bearer with an IP multicast address, which a
+#                      routed torus without multicast routing cannot carry:
+#                      TIPC refuses BROADCAST mode on unicast UDP bearers.
+#
+# One metric for all: the time until the last receiver has the message
+# (mcastperf: completion mode, the kernel's acknowledgements; MPI: the root
+# timestamps, MPI_Bcast, every receiver sends the root a zero-byte message
+# as soon as its MPI_Bcast returned, the root timestamps when it has them
+# all; TIPC: the same with our own acknowledgements), median and p99 over
+# ITERS rounds, and throughput: ITERS messages back to back closed by one
+# acknowledgement round.  CPU per multicast: the guest's busy time
+# (/proc/stat: user+nice+system+irq+softirq+steal, both vCPUs; every node
+# is a namespace of this guest, so that is the whole cluster's CPU) over
+# the timed messages; for mcast around the `mcastperf send` of one method
+# and size, less the cost of starting a program in a node, over its
+# 2*ITERS+2 messages (probe and stop message included).
+#
+# Fairness choices:
+#   - one process (rank, member, receiver) per node, each in its node's
+#     network namespace; the MPIs see one rank per host (a host name per
+#     node), so no shared memory between nodes: all traffic is TCP (MPI),
+#     UDP (TIPC) or mcast's transport over the same veths and the same
+#     static routes (mcastbed's; the MPIs' interface mpi0 carries the node
+#     address with no route of its own)
+#   - no pinning (--bind-to none): every namespace sees both vCPUs
+#   - Open MPI in yield mode (mpi_yield_when_idle 1, --oversubscribe):
+#     16-64 ranks share 2 vCPUs; Open MPI's TCP BTL (pml ob1, btl
+#     tcp,self), not UCX.  MPICH has no blocking progress on ch4:ucx; it
+#     gets MPIR_CVAR_POLLS_BEFORE_YIELD=1 and still polls
+#   - WARMUP untimed rounds per size before the timed ones (MPI, TIPC);
+#     mcastperf has no warm-up of its own beyond its probe message
+#   - MPI receivers acknowledge before they check the bytes, as mcast's
+#     kernel acknowledges before its receiver checks them; every method
+#     checks every byte (mcastperf recv, mpi_bcast, tipc_bcast member)
+#   - TIPC's bearer MTU is 1472 bytes, so a TIPC packet is one IP packet
+#     on the veths (MTU 1500) like a TCP segment
+#   - a TCG guest: compare methods by their ratios, not absolute times
+#
+# Knobs (environment; run.sh passes them on the kernel command line):
+# PEERS_TOPOS (comma-separated), PEERS_SIZES, PEERS_ITERS, PEERS_WARMUP,
+# PEERS_OMPI_ALGOS, PEERS_ONLY (of mcast,openmpi,mpich,tipc).
+# The CSV is printed between "==== peers CSV begin" and "==== peers CSV
+# end" (run.sh saves it as build/bench-peers/peers.csv and plots it).
+# Exits non-zero if any method failed.
+
+# shellcheck source=tests/vm/guest/tap.sh
+. /tests/tap.sh
+# shellcheck source=utils/mcastpeers/peerslib.sh
+. /tests/peerslib.sh
+
+TOPOS=${PEERS_TOPOS:-torus:4x4:uni,torus:8x8:uni}
+SIZES=${PEERS_SIZES:-8,1K,64K,1M,4M}
+ITERS=${PEERS_ITERS:-10}
+WARMUP=${PEERS_WARMUP:-2}
+OMPI_ALGOS=${PEERS_OMPI_ALGOS:-default,binomial,knomial,pipeline,chain,scatter_allgather}
+ONLY=${PEERS_ONLY:-mcast,openmpi,mpich,tipc}
+CSV=/tmp/peers.csv
+RUN_LOG=/tmp/peers.run
+rc=0
+T_START=$(date +%s)
+
+# Progress on the serial console too: the test's own output only appears
+# when the boot ends.
+progress() {
+	echo "---- $* ($(($(date +%s) - T_START)) s)"
+	echo "bench-peers: $* ($(($(date +%s) - T_START)) s)" > /dev/console
+}
+
+wanted() { # PEER
+	case ,$ONLY, in *,"$1",*) return 0 ;; esac
+	return 1
+}
+
+nodes_of() { # TOPO
+	echo "$1" | awk -F: '{ n = split($2, r, "x"); p = 1; for (i = 1; i <= n; i++) p *= r[i]; print p }'
+}
+
+# record DESC CMD...: runs CMD, appends its CSV rows (without header) to
+# $CSV; a failure is reported and fails the benchmark.
+record() {
+	_desc=$1
+	shift
+	"$@" > "$RUN_LOG" 2>&1
+	_r=$?
+	grep -v "^peer,method," "$RUN_LOG" | grep -E '^[a-z0-9-]+,[a-z_-]+,[0-9]+,' >> "$CSV"
+	if [ "$_r" != 0 ]; then
+		echo "bench-peers: FAILED: $_desc (status $_r):"
+		tail -n 30 "$RUN_LOG"
+		rc=1
+	fi
+	progress "$_desc done"
+}
+
+run_mcast() { # TOPO NODES TRANSPORT
+	PEERS_START_CPU_US=$(peers_start_cpu)
+	echo "mcast: starting a program in a node costs $PEERS_START_CPU_US us of CPU (subtracted)"
+	for _meth in u-torus separate; do
+		for _s in $(echo "$SIZES" | tr , ' '); do
+			record "$1 mcast-$3 $_meth $_s" mcast_bcast_run "$2" "$3" "$_meth" "$_s" "$ITERS"
+		done
+	done
+}
+
+run_mpi() { # TOPO NODES
+	if ! peers_host_setup || ! peers_net_setup "$2"; then
+		echo "bench-peers: FAILED: no host share or no mpi0: no MPI runs"
+		rc=1
+		return
+	fi
+	if wanted openmpi; then
+		for _a in $(echo "$OMPI_ALGOS" | tr , ' '); do
+			record "$1 openmpi $_a" ompi_bcast "$2" "$_a" --sizes "$SIZES" \
+				--iters "$ITERS" --warmup "$WARMUP"
+		done
+	fi
+	if wanted mpich; then
+		record "$1 mpich" mpich_bcast "$2" --sizes "$SIZES" --iters "$ITERS" --warmup "$WARMUP"
+	fi
+}
+
+run_tipc() { # TOPO NODES
+	if ! tipc_setup "$2"; then
+		echo "bench-peers: FAILED: TIPC bearers"
+		rc=1
+		return
+	fi
+	for _m in replicast unicast; do
+		record "$1 tipc $_m" tipc_bcast_run "$2" "$_m" --sizes "$SIZES" \
+			--iters "$ITERS" --warmup "$WARMUP"
+	done
+	tipc_teardown "$2"
+}
+
+# ratios REF: REF's u-torus rows over every other method's, per node
+# count and size
+ratios() {
+	awk -F, -v ref="$1" '
+	NR == 1 { next }
+	{ k = $3 "," $5; m = $1 "/" $2
+	  med[m, k] = $7; p99[m, k] = $8; tp[m, k] = $9; cpu[m, k] = $11
+	  if (!((m, k) in seen)) { seen[m, k] = 1; rows[n++] = m SUBSEP k } }
+	END {
+		r = ref "/u-torus"
+		printf "%5s %8s  %-26s %8s %8s %8s %8s\n", "nodes", "size", "peer/method",
+			"lat-med", "lat-p99", "tput", "cpu"
+		for (i = 0; i < n; i++) {
+			split(rows[i], a, SUBSEP); m = a[1]; k = a[2]
+			if (m == r || !((r, k) in med)) continue
+			split(k, b, ",")
+			printf "%5s %8s  %-26s %8s %8s %8s %8s\n", b[1], b[2], m,
+				q(med[r, k], med[m, k]), q(p99[r, k], p99[m, k]),
+				q(tp[r, k], tp[m, k]), q(cpu[r, k], cpu[m, k])
+		}
+	}
+	function q(x, y) { return y > 0 ? sprintf("%.2f", x / y) : "-" }' "$CSV"
+}
+
+report() {
+	echo "==== peers CSV begin"
+	cat "$CSV"
+	echo "==== peers CSV end"
+	for _ref in $(awk -F, 'NR > 1 && $1 ~ /^mcast-/ && $2 == "u-torus" { print $1 }' "$CSV" | sort -u); do
+		echo
+		echo "==== $_ref u-torus / each peer, per node count and size"
+		echo "(latency and CPU: below 1 mcast is faster/cheaper; throughput: above 1 mcast is faster)"
+		ratios "$_ref"
+	done
+	echo
+	echo "==== CPU per multicast (us of guest CPU, all nodes) and median latency (us)"
+	awk -F, 'NR > 1 { printf "%5s %8s  %-26s %12s %12s\n", $3, $5, $1 "/" $2, $11, $7 }' "$CSV"
+}
+
+# ------------------------------------------------------------------ main
+
+echo "$PEERS_CSV_HEADER" > "$CSV"
+modprobe veth 2>/dev/null
+insmod "$MCAST_KO" || exit 1
+TRANSPORTS=default
+if mcastbed --help 2>&1 | grep -q -- --transport; then
+	TRANSPORTS="udp tcp"
+fi
+echo "bench-peers: topologies $TOPOS, sizes $SIZES, $ITERS iterations, $WARMUP warm-up," \
+	"Open MPI algorithms $OMPI_ALGOS, peers $ONLY, mcast transports $TRANSPORTS"
+
+for topo in $(echo "$TOPOS" | tr , ' '); do
+	n=$(nodes_of "$topo")
+	last=${TRANSPORTS##* }
+	for tp in $TRANSPORTS; do
+		_opt=''
+		[ "$tp" = default ] || _opt="--transport $tp"
+		progress "$topo ($n nodes): mcastbed up $_opt"
+		# shellcheck disable=SC2086
+		if ! mcastbed up "$topo" $_opt > /dev/null; then
+			echo "bench-peers: FAILED: mcastbed up $topo $_opt"
+			rc=1
+			continue
+		fi
+		! wanted mcast || run_mcast "$topo" "$n" "$tp"
+		# the other peers on the last transport's testbed (mcast idle)
+		if [ "$tp" = "$last" ]; then
+			if wanted openmpi || wanted mpich; then
+				run_mpi "$topo" "$n"
+			fi
+			! wanted tipc || run_tipc "$topo" "$n"
+		fi
+		mcastbed down > /dev/null
+	done
+done
+rmmod mcast
+report
+progress "done, status $rc"
+exit $rc

@@ -1,0 +1,318 @@
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# Guest helpers for the peers of `make bench-peers` (tests/vm/bench_peers.sh)
+# and its smoke test (tests/vm/guest/peers_smoke.t): POSIX sh, sourced by
+# busybox sh in the VM after tap.sh, on a testbed made by mcastbed (node ID
+# is netns mcb<ID> with address 10.77.<ID/256>.<ID%256> on lo).
+#
+# Open MPI and MPICH come from the host: tests/vm/run.sh shares the host's
+# root read-only over 9p (mount tag "hostroot"); peers_host_setup mounts it
+# on /host and bind-mounts the host's library directory and Open MPI's data
+# over the guest's, so the MPI programs, plugins and libraries are the
+# host's, at the paths they were built for.  Each node gets:
+#   - its node address also on a dummy interface "mpi0" (/16, noprefixroute:
+#     no route added, mcastbed's /32 routes over the torus stay the only
+#     ones).  Open MPI treats an address on lo as loopback and would
+#     advertise 127.0.0.1; mpi0 is the interface both MPIs are told to use,
+#     so their TCP traffic takes mcastbed's routes, hop by hop, like mcast's.
+#   - its own host name n<ID> (a UTS namespace per launched process, names
+#     in /etc/hosts), so each MPI sees one rank per node and never uses
+#     shared memory between nodes.
+# Programs are launched in a node by an ssh stand-in (peers_agent):
+# `AGENT [-opts] n<ID> CMD...` runs CMD with sh in netns mcb<ID>.
+
+PEERS_BIN=${PEERS_BIN:-/usr/local/bin}
+PEERS_TMP=/tmp/peers
+IPCMD=/usr/local/bin/ip
+
+peers_addr() { # ID
+	echo "10.77.$(($1 / 256)).$(($1 % 256))"
+}
+
+# /host (the host's root, read-only) and the host's libraries and MPI data
+# at their usual paths.  Returns non-zero (and says why) if there is no
+# 9p share: run.sh did not export one or the modules are missing.
+peers_host_setup() {
+	mkdir -p /host "$PEERS_TMP"
+	if ! grep -q ' /host 9p ' /proc/mounts; then
+		modprobe virtio_pci 2>/dev/null
+		modprobe 9pnet_virtio 2>/dev/null
+		modprobe 9p 2>/dev/null
+		mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose \
+			hostroot /host || { echo "peers: no 9p share of the host's root" >&2; return 1; }
+	fi
+	for _d in /usr/lib/x86_64-linux-gnu /lib/x86_64-linux-gnu /etc/openmpi \
+		/usr/share/openmpi /etc/mpich /usr/share/hwloc /usr/share/ucx; do
+		_src=/host/usr/lib/x86_64-linux-gnu
+		case $_d in /etc/* | /usr/share/*) _src=/host$_d ;; esac
+		[ -d "$_src" ] || continue
+		grep -q " $_d " /proc/mounts && continue
+		mkdir -p "$_d" && mount --bind "$_src" "$_d" || return 1
+	done
+	# glibc's name service: host names from /etc/hosts, root in passwd
+	echo "hosts: files" > /etc/nsswitch.conf
+	echo "passwd: files" >> /etc/nsswitch.conf
+	echo "group: files" >> /etc/nsswitch.conf
+	[ -f /etc/passwd ] || echo "root:x:0:0:root:/tmp:/bin/sh" > /etc/passwd
+	[ -f /etc/group ] || echo "root:x:0:" > /etc/group
+	return 0
+}
+
+# The ssh stand-in both MPIs launch their daemons with: skips ssh options
+# (hydra passes -x), then runs the command line in the node's netns with
+# the node's host name and its own temporary directory (a finished Open
+# MPI job's cleanup must not remove the next job's session files).
+peers_write_agent() {
+	cat > "$PEERS_TMP/agent" <<'AGENT'
+#!/bin/sh
+while [ $# -gt 0 ]; do
+	case $1 in -*) shift ;; *) break ;; esac
+done
+h=$1
+shift
+id=${h#n}
+d=${PEERS_RUN_TMP:-/tmp/peers/run}/$h
+mkdir -p "$d"
+exec /usr/local/bin/ip netns exec "mcb$id" /bin/busybox unshare -u /bin/sh -c \
+	"hostname $h; TMPDIR=$d; export TMPDIR; $*"
+AGENT
+	chmod 755 "$PEERS_TMP/agent"
+}
+
+# NODES: mpi0 on every node, /etc/hosts, the agent.
+peers_net_setup() { # NODES
+	_i=0
+	echo "127.0.0.1 localhost" > /etc/hosts
+	while [ "$_i" -lt "$1" ]; do
+		_a=$(peers_addr "$_i")
+		echo "$_a n$_i" >> /etc/hosts
+		if ! $IPCMD -n "mcb$_i" link show mpi0 > /dev/null 2>&1; then
+			$IPCMD -n "mcb$_i" link add mpi0 type dummy &&
+			$IPCMD -n "mcb$_i" addr add "$_a/16" dev mpi0 noprefixroute &&
+			$IPCMD -n "mcb$_i" link set mpi0 up || return 1
+		fi
+		_i=$((_i + 1))
+	done
+	peers_write_agent
+}
+
+# Runs CMD... as node 0 (netns mcb0, host name n0), with the host's
+# programs at the end of PATH.
+peers_in_node0() {
+	PEERS_RUN_TMP=$PEERS_TMP/run.$$.$(date +%s%N)
+	export PEERS_RUN_TMP
+	mkdir -p "$PEERS_RUN_TMP/n0"
+	PATH=$PATH:/host/usr/bin:/host/bin SHELL=/bin/sh TMPDIR=$PEERS_RUN_TMP/n0 \
+		$IPCMD netns exec mcb0 /bin/busybox unshare -u /bin/sh -c 'hostname n0; exec "$@"' \
+		sh "$@"
+}
+
+# Open MPI's MCA parameters for a forced bcast algorithm (ompi_info --param
+# coll tuned --level 9): default is the library's own decision.
+ompi_algo_args() { # NAME
+	case $1 in
+	default) ;;
+	binomial) echo "--mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_bcast_algorithm 6" ;;
+	knomial) echo "--mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_bcast_algorithm 7" ;;
+	pipeline) echo "--mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_bcast_algorithm 3 --mca coll_tuned_bcast_algorithm_segmentsize 65536" ;;
+	chain) echo "--mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_bcast_algorithm 2 --mca coll_tuned_bcast_algorithm_segmentsize 65536" ;;
+	scatter_allgather) echo "--mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_bcast_algorithm 8" ;;
+	*) return 1 ;;
+	esac
+}
+
+# ompi_bcast NODES ALGO HARNESS-ARGS...: mpi_bcast.openmpi on nodes
+# 0..NODES-1, one rank each, root on node 0; CSV on stdout.
+ompi_bcast() {
+	_n=$1 _algo=$2
+	shift 2
+	_args=$(ompi_algo_args "$_algo") || { echo "peers: no Open MPI algorithm $_algo" >&2; return 2; }
+	_hf=$PEERS_TMP/ompi.hosts
+	_i=0
+	: > "$_hf"
+	while [ "$_i" -lt "$_n" ]; do
+		echo "n$_i slots=1" >> "$_hf"
+		_i=$((_i + 1))
+	done
+	# shellcheck disable=SC2086 # the algorithm's options are words
+	peers_in_node0 orterun --allow-run-as-root -np "$_n" --hostfile "$_hf" \
+		--bind-to none --oversubscribe \
+		--mca plm_rsh_agent "$PEERS_TMP/agent" --mca plm_rsh_no_tree_spawn 1 \
+		--mca pml ob1 --mca btl tcp,self --mca osc ^ucx \
+		--mca btl_tcp_if_include mpi0 --mca oob_tcp_if_include mpi0 \
+		--mca mpi_yield_when_idle 1 $_args \
+		"$PEERS_BIN/mpi_bcast.openmpi" --peer openmpi --method "$_algo" "$@"
+}
+
+# mpich_bcast NODES HARNESS-ARGS...: mpi_bcast.mpich the same way, under
+# hydra; UCX (Debian's MPICH is ch4:ucx) on its TCP transport over mpi0.
+mpich_bcast() {
+	_n=$1
+	shift
+	_hosts=n0
+	_i=1
+	while [ "$_i" -lt "$_n" ]; do
+		_hosts=$_hosts,n$_i
+		_i=$((_i + 1))
+	done
+	_out=$PEERS_TMP/mpich.out
+	: > "$_out"
+	peers_in_node0 mpiexec.hydra -launcher ssh -launcher-exec "$PEERS_TMP/agent" \
+		-hosts "$_hosts" -n "$_n" -iface mpi0 \
+		-genv UCX_TLS tcp,self -genv UCX_NET_DEVICES mpi0 \
+		-genv MPIR_CVAR_POLLS_BEFORE_YIELD 1 \
+		"$PEERS_BIN/mpi_bcast.mpich" --peer mpich --method default "$@" > "$_out" 2>&1 &
+	_pid=$!
+	mpich_reap "$_pid" "$_n" "$_out"
+	_rc=$?
+	cat "$_out"
+	return $_rc
+}
+
+# In this guest MPICH's job often does not end after MPI_Finalize (the
+# ranks printed everything and said so).  mpich_reap PID NODES OUT waits
+# for the job; 30 s after the root's "finalizing" line it kills mpiexec
+# and what is left in the nodes, and says so; the results stand.  Status:
+# the job's, 0 if killed after the results, 1 if killed before them.
+mpich_reap() {
+	_w=0
+	while kill -0 "$1" 2>/dev/null; do
+		if grep -q 'all sizes done, finalizing' "$3"; then
+			_w=$((_w + 1))
+			if [ "$_w" -gt 60 ]; then
+				echo "peers: MPICH's job did not end 30 s after MPI_Finalize began; killed (results complete)" >> "$3"
+				peers_kill_nodes "$2"
+				kill "$1" 2>/dev/null
+				wait "$1"
+				return 0
+			fi
+		fi
+		sleep 0.5
+	done
+	wait "$1"
+}
+
+# Kills every process in the netns of nodes 0..NODES-1 (the MPI jobs'
+# leftovers; nothing else runs there while an MPI peer is measured).
+peers_kill_nodes() { # NODES
+	_k=0
+	while [ "$_k" -lt "$1" ]; do
+		# shellcheck disable=SC2046
+		kill -9 $($IPCMD netns pids "mcb$_k") 2>/dev/null
+		_k=$((_k + 1))
+	done
+}
+
+# TIPC over UDP bearers on the node addresses (star: every member's bearer
+# names node 0; node 0 learns the members from their discovery messages),
+# with a 1472-byte bearer MTU so that a TIPC packet is one IP packet on the
+# veths (MTU 1500), as TCP's segments are.
+tipc_setup() { # NODES
+	modprobe tipc 2>/dev/null
+	_i=0
+	while [ "$_i" -lt "$1" ]; do
+		_r=$(peers_addr 0)
+		[ "$_i" = 0 ] && _r=$(peers_addr 1)
+		$IPCMD netns exec "mcb$_i" /bin/sh -c "tipc media set mtu 1472 media udp &&
+			tipc bearer enable media udp name b0 localip $(peers_addr "$_i") remoteip $_r" ||
+			return 1
+		_i=$((_i + 1))
+	done
+}
+
+tipc_teardown() { # NODES
+	_i=0
+	while [ "$_i" -lt "$1" ]; do
+		$IPCMD netns exec "mcb$_i" tipc bearer disable media udp name b0 2>/dev/null
+		_i=$((_i + 1))
+	done
+}
+
+# tipc_bcast_run NODES MODE HARNESS-ARGS...: MODE replicast (group
+# broadcast, node 0's `tipc link set broadcast REPLICAST`), broadcast (the
+# same with BROADCAST: TIPC refuses it on unicast UDP bearers) or unicast
+# (a group unicast to each member); members on 1..NODES-1, the root on
+# node 0; CSV on stdout, members' reports in $PEERS_TMP/tipc.member.*.
+tipc_bcast_run() {
+	_n=$1 _mode=$2 _uc=''
+	shift 2
+	case $_mode in
+	broadcast) _m=BROADCAST ;;
+	replicast) _m=REPLICAST ;;
+	unicast) _m=REPLICAST _uc=--unicast ;;
+	*) return 2 ;;
+	esac
+	$IPCMD netns exec mcb0 tipc link set broadcast "$_m" || return 1
+	_i=1 _logs=''
+	while [ "$_i" -lt "$_n" ]; do
+		: > "$PEERS_TMP/tipc.member.$_i"
+		$IPCMD netns exec "mcb$_i" "$PEERS_BIN/tipc_bcast" member --idle 600 \
+			> "$PEERS_TMP/tipc.member.$_i" 2>&1 &
+		_logs="$_logs $PEERS_TMP/tipc.member.$_i"
+		_i=$((_i + 1))
+	done
+	# shellcheck disable=SC2086
+	wait_lines $((_n - 1)) 'member joined' $_logs || echo "peers: not every TIPC member started" >&2
+	# shellcheck disable=SC2086 # _uc: no word or one
+	$IPCMD netns exec mcb0 "$PEERS_BIN/tipc_bcast" root --nodes "$_n" $_uc --peer tipc \
+		--method "$_mode" "$@"
+	_rc=$?
+	wait
+	return $_rc
+}
+
+# mcast_bcast_run NODES TRANSPORT METHOD SIZE ITERS [--no-header]:
+# mcastperf (completion mode) from node 0 to nodes 1..NODES-1, one method
+# and size per run, receivers restarted each time; its CSV row converted to
+# the peers schema (SIZE may be a list: one row each, the same CPU figure
+# for all of them).  cpu_us_per_msg: the guest's busy CPU (/proc/stat)
+# around the `mcastperf send`, less the cost of starting a program in a
+# node (PEERS_START_CPU_US, measured by peers_start_cpu), over the
+# 2*ITERS per size + 2 messages it sends (timed, back to back, its probe
+# and the stop).
+mcast_bcast_run() {
+	_n=$1 _tp=$2 _meth=$3 _size=$4 _iters=$5
+	mkdir -p "$PEERS_TMP"
+	rm -f "$PEERS_TMP"/mcast.recv.*
+	_i=1 _logs=''
+	while [ "$_i" -lt "$_n" ]; do
+		mcastbed exec "$_i" mcastperf recv --idle 900 > "$PEERS_TMP/mcast.recv.$_i" 2>&1 &
+		_logs="$_logs $PEERS_TMP/mcast.recv.$_i"
+		_i=$((_i + 1))
+	done
+	# shellcheck disable=SC2086
+	wait_lines $((_n - 1)) receiving $_logs || echo "peers: not every mcast receiver started" >&2
+	_c0=$(peers_cpu_us)
+	mcastbed exec 0 mcastperf send --members "1-$((_n - 1))" --methods "$_meth" \
+		--sizes "$_size" --iters "$_iters" --csv > "$PEERS_TMP/mcast.csv"
+	_rc=$?
+	_c1=$(peers_cpu_us)
+	wait
+	[ "${6:-}" = --no-header ] || echo "$PEERS_CSV_HEADER"
+	_ns=$(echo "$_size" | awk -F, '{ print NF }')
+	awk -F, -v peer="mcast-$_tp" -v n="$_n" -v cpu="$((_c1 - _c0 - ${PEERS_START_CPU_US:-0}))" \
+		-v msgs="$((_ns * 2 * _iters + 2))" 'NR > 1 {
+		c = cpu / msgs; if (c < 0) c = 0
+		printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%.1f,%s\n", peer, $1, n, $2, $3, $4,
+			$5, $6, $7, $8, c, $9 }' "$PEERS_TMP/mcast.csv"
+	return $_rc
+}
+
+PEERS_CSV_HEADER=peer,method,nodes,dests,size,iters,median_us,p99_us,msgs_per_s,mb_per_s,cpu_us_per_msg,failed
+
+# The guest's busy CPU time so far, microseconds over all CPUs (the
+# harnesses' peers_cpu_us() in sh).
+peers_cpu_us() {
+	awk -v hz="$(getconf CLK_TCK 2>/dev/null || echo 100)" '/^cpu / {
+		printf "%.0f\n", ($2 + $3 + $4 + $7 + $8 + $9) * 1e6 / hz; exit }' /proc/stat
+}
+
+# The CPU cost of starting mcastperf in node 0 (ip netns exec, the loader),
+# median of 3, for mcast_bcast_run to subtract.
+peers_start_cpu() {
+	for _k in 1 2 3; do
+		_c0=$(peers_cpu_us)
+		mcastbed exec 0 mcastperf --help > /dev/null 2>&1
+		echo $(($(peers_cpu_us) - _c0))
+	done | sort -n | sed -n 2p
+}
