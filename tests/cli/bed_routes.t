@@ -56,7 +56,7 @@ up_routes() {
 		# shellcheck disable=SC2034 # what generate reads
 		STATE=$tmp/bed NS_PREFIX=mcb SW_NS=mcbsw TOPO=x PEERS='' MCASTCTL=mcastctl
 		eval "$(sed -n '/^generate() {/,/^}/p' utils/mcastbed/mcastbed)"
-		generate torus "$dims" "$links" 7447 1
+		generate torus "$dims" "$links" 7447 1 udp
 	)
 	for f in "$tmp"/bed/gen/node.*.batch; do
 		u=${f##*/node.}
