@@ -84,6 +84,11 @@ index($0, mark " running ") == 1 {
 	running = substr($0, length(mark " running ") + 1)
 	next
 }
+# "ran NAME in N s": one diagnostic line lists them all at the end
+index($0, mark " ran ") == 1 {
+	times = times (times == "" ? "" : ", ") $(NF - 3) " " $(NF - 1) " s"
+	next
+}
 
 intests && index($0, mark " TEST ") == 1 {
 	if (name != "")
@@ -116,6 +121,8 @@ $0 ~ bad { badc[++nbadc] = $0 }
 END {
 	if (name != "")
 		end_test(1)
+	if (times != "")
+		diag("test times: " times)
 	if (done) {
 		rec("ok", "guest ran all tests and powered off")
 	} else {

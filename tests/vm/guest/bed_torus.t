@@ -205,17 +205,19 @@ run_ok "mcastbed down" mcastbed down
 run_ok "mcastbed up torus:2x2 --port 7500 --netem 'delay 1ms'" \
 	mcastbed up torus:2x2 --port 7500 --netem "delay 1ms"
 is "$(ip -n mcb3 -o link show | grep -c netem)" 2 "node 3's two links have netem"
-_port=$(mcastbed show | sed -n 's/.*, port \([0-9]*\)$/\1/p')
+_port=$(mcastbed show | sed -n 's/.*, port \([0-9][0-9]*\).*/\1/p')
+_tp=$(mcastbed show | sed -n 's/.*, transport \([a-z]*\).*/\1/p')
+[ "$_tp" = tcp ] || _tp=udp
 if [ "$_port" = 7500 ]; then
-	# the node's UDP socket is bound to port 7500 (0x1D4C)
-	if ip netns exec mcb2 cat /proc/net/udp /proc/net/udp6 2>/dev/null | grep -q ':1D4C '; then
-		pass "node 2's transport listens on UDP port 7500"
+	# the node's socket is bound to port 7500 (0x1D4C)
+	if ip netns exec mcb2 cat /proc/net/$_tp /proc/net/${_tp}6 2>/dev/null | grep -q ':1D4C '; then
+		pass "node 2's transport listens on $_tp port 7500"
 	else
-		fail "node 2's transport listens on UDP port 7500" \
-			"$(ip netns exec mcb2 cat /proc/net/udp /proc/net/udp6 2>&1)"
+		fail "node 2's transport listens on $_tp port 7500" \
+			"$(ip netns exec mcb2 cat /proc/net/$_tp /proc/net/${_tp}6 2>&1)"
 	fi
 else
-	skip "node 2's transport listens on UDP port 7500" "this mcast.ko cannot set the port (uses $_port)"
+	skip "node 2's transport listens on port 7500" "this mcast.ko cannot set the port (uses $_port)"
 fi
 is "$(mcastbed exec 0 mcastctl peer show | grep -c " port $_port\$")" 3 \
 	"node 0's three peers have port $_port"
