@@ -1,12 +1,66 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * The network data path's own declarations, shared by its files:
- *   data.c       jobs (a node's part in one message), the timer, lifecycle
- *   data_send.c  the send entry point: planning the R-chain, completion mode
+ * The network data path: U-torus trees (seed 000 Fig 4.9) over a transport
+ * without intermediate reception, with per-hop reliability, FIFO delivery
+ * per (sender, group), completion and failure takeover.
+ *
+ * A send plans over its R-chain: the group's members sorted by <_d (plus
+ * the sender if it is not a member), rotated to the sender.  Every transfer
+ * (one hop of the tree) carries the receiver's piece of the chain as an
+ * explicit list of node ids, receiver first, so a message is self-contained:
+ * a receiver runs mc_sender_next() over the list it got and needs no group
+ * state, and a membership change during a send cannot make two nodes
+ * disagree on the pieces (seed 000 Sec 6.5, "in the header").  Each list
+ * entry also carries, for that destination, the sequence number of the
+ * previous message of the same stream (sender, group) sent to it: the
+ * receiver delivers in that order, so FIFO holds per (sender, group) and
+ * a node never waits for a message that was not addressed to it.
+ *
+ * Wire format (one datagram of the transport, big endian): struct mcw_hdr, then for DATA a
+ * fragment of the transfer payload "piece entries (be32 node, be64 prev),
+ * then the message"; for DONE the ids of the nodes that could not be
+ * reached.  A transfer is named by its sender's id and the sender's
+ * transfer id (xid).
+ *
+ * Reliability, per hop: the receiver acknowledges every DATA fragment
+ * (with the count of contiguous fragments it holds); the sender keeps at
+ * most MCAST_PEER_TXS transfers per peer sending data (the rest queue;
+ * a transfer leaves the window once all its data is acknowledged, so
+ * waiting for DONE holds no slot and trees cannot deadlock on each other)
+ * and at most MCAST_WIN fragments unacknowledged per transfer and
+ * retransmits on a timeout that doubles up to MCAST_RTO_MAX_MS.  Once the
+ * piece has arrived, the receiver starts its child transfers and relays
+ * each fragment as soon as it holds every byte of it (cut-through); once it
+ * has the whole message it delivers locally and, when every child transfer
+ * has finished, sends DONE with the failures of its subtree (in as many
+ * datagrams as the list needs); the parent keeps probing (resending the last
+ * fragment, answered by ACK while busy or DONE when finished) until then.
+ * After mn->retries timeouts without an answer (a timeout in which the
+ * child spoke about other transfers counts a quarter) the child is declared
+ * down (PEER_DOWN event), listed as failed, and its parent takes over the
+ * child's piece minus the child: U-torus again over (parent, rest of the
+ * piece).  A destination without a configured address is failed at once
+ * (ERROR event) and its piece taken over the same way.  Nodes that already
+ * got the message from the dead child suppress the duplicate.
+ *
+ * Memory is bounded: MCAST_RX_MEM_MAX bytes of reassembly per node and
+ * MCAST_RX_PER_PEER transfers per parent; past them a fragment is not
+ * acknowledged, so the parent retransmits later (back-pressure, never
+ * silent loss); the receiver answers such a fragment with a BUSY ack, so
+ * the parent does not take a busy child for a dead one.  A sender has at
+ * most MCAST_INFLIGHT_MAX messages (MCAST_INFLIGHT_BYTES) in flight and
+ * blocks (interruptibly) for room.  Streams idle for stream_idle_ms are
+ * forgotten at both ends.
+ *
+ * Its files, from the bottom up:
+ *   data_job.c   the lifetimes of jobs (a node's part in one message) and
+ *                transfers, completion and DONE, the helpers to send with
  *   data_hop.c   transfers: one hop of the tree, its window, retransmission,
- *                DONE and takeover of a dead child's piece
- *   data_rx.c    receiving: reassembly, batched ACKs, cut-through forwarding
+ *                DONE collection and takeover of a dead child's piece
  *   data_fifo.c  local delivery exactly once and in order per stream
+ *   data_rx.c    receiving: reassembly, batched ACKs, cut-through forwarding
+ *   data_send.c  the send entry point: planning the R-chain, completion mode
+ *   data_work.c  on top: the node's receive and timer work, start and stop
  * docs/data-path.md describes the protocol.
  */
 #ifndef MCAST_DATA_H
@@ -19,7 +73,8 @@
 #include <linux/uio.h>
 #include <linux/xarray.h>
 
-#include "mcast.h"
+#include "net.h"
+#include "obj.h"
 #include "transport.h"
 
 /* Wire format: every datagram starts with struct mcw_hdr (big endian). */
@@ -154,9 +209,8 @@ static inline u32 mcast_done_room(struct mcast_net *mn)
 	return mcast_frag_size(mn) / 4;
 }
 
-/* data.c */
-void *mcast_obj_zalloc(size_t size, enum mcast_obj kind);
-void mcast_obj_free(void *p, enum mcast_obj kind);
+/* data_job.c */
+extern struct workqueue_struct *mcast_wq;
 void mcast_arm(struct mcast_net *mn);
 int mcast_xmit(struct mcast_net *mn, u32 to, struct kvec *v,
 	       size_t nv, size_t len);
@@ -169,9 +223,11 @@ void mcast_job_free(struct mcast_net *mn, struct mcast_job *job);
 void mcast_job_uniq_failed(struct mcast_job *job);
 void mcast_send_done(struct mcast_net *mn, struct mcast_job *job);
 void mcast_job_check(struct mcast_net *mn, struct mcast_job *job);
+/* The transfer leaves its peer's window (all its data is acknowledged). */
+void mcast_tx_inactive(struct mcast_net *mn, struct mcast_tx *tx);
+void mcast_tx_free(struct mcast_net *mn, struct mcast_tx *tx);
 
 /* data_hop.c */
-void mcast_tx_free(struct mcast_net *mn, struct mcast_tx *tx);
 void mcast_tx_pump(struct mcast_net *mn, struct mcast_tx *tx);
 void mcast_job_spread(struct mcast_net *mn, struct mcast_job *job,
 		      const u32 *nodes, const u64 *prevs, u32 n);
@@ -187,5 +243,35 @@ void mcast_stream_drain(struct mcast_net *mn, struct mcast_rstream *st,
 void mcast_streams_expire(struct mcast_net *mn);
 void mcast_rx_deliver(struct mcast_net *mn, struct mcast_msg *msg,
 		      u64 prev);
+
+/* data_send.c */
+/* The node has room for a send of any size (poll's EPOLLOUT). */
+bool mcast_data_writable(struct mcast_net *mn);
+/*
+ * Sends @msg from @f to group @g or to the sorted node list @nodes;
+ * delivers locally (@here: this node is a destination) and starts the
+ * tree.  With @wait, waits for completion and fills @failed.
+ */
+struct mcast_send_ctx {
+	u32 flags;
+	u32 timeout_ms;
+	bool nonblock;		/* -EAGAIN instead of waiting for room */
+	u32 *failed;		/* room for nfailed_room ids */
+	u32 nfailed_room;
+	u32 nfailed;		/* out */
+	u64 seq;		/* out */
+};
+
+int mcast_data_send(struct mcast_file *f, struct mcast_msg *msg, u32 group,
+		    u32 *nodes, u32 nnodes, struct mcast_send_ctx *ctx);
+
+/* data_work.c */
+void mcast_data_init_net(struct mcast_net *mn);
+/* Stops the node's data path and frees its state; idempotent. */
+void mcast_data_exit_net(struct mcast_net *mn);
+/* Nothing is in flight: the transport may change; under mn->lock. */
+bool mcast_data_idle(struct mcast_net *mn);
+/* (Re)opens the node's transport on mn->port; under mn->lock. */
+int mcast_data_open(struct mcast_net *mn);
 
 #endif /* MCAST_DATA_H */

@@ -10,6 +10,7 @@
 #include <linux/slab.h>
 
 #include "data.h"
+#include "msg.h"
 
 /*
  * A stream idle this long is forgotten at both ends.  It must outlast

@@ -12,34 +12,10 @@
 #include <linux/slab.h>
 
 #include "data.h"
+#include "notify.h"
+#include "msg.h"
 #include "compat.h"
 #include "schedule.h"
-
-/* The transfer leaves its peer's window (all its data is acknowledged). */
-static void mcast_tx_inactive(struct mcast_net *mn, struct mcast_tx *tx)
-{
-	struct mcast_peer *p;
-
-	if (!tx->active)
-		return;
-	tx->active = false;
-	p = xa_load(&mn->peers, tx->to);
-	if (p && p->tx_active)
-		p->tx_active--;
-}
-
-void mcast_tx_free(struct mcast_net *mn, struct mcast_tx *tx)
-{
-	mn->tx_out -= tx->next - tx->nacked;
-	mcast_tx_inactive(mn, tx);
-	xa_erase(&mn->txs, tx->xid);
-	list_del(&tx->link);
-	kvfree(tx->nodes);
-	kvfree(tx->prevs);
-	kvfree(tx->pbuf);
-	kvfree(tx->acked);
-	mcast_obj_free(tx, MCAST_OBJ_TX);
-}
 
 static void mcast_tx_send_frag(struct mcast_net *mn, struct mcast_tx *tx,
 			       u32 i)

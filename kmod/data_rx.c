@@ -10,6 +10,7 @@
 #include <linux/mm.h>
 
 #include "data.h"
+#include "msg.h"
 #include "compat.h"
 
 static void mcast_send_ack(struct mcast_net *mn, struct mcast_job *job,

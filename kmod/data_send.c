@@ -10,6 +10,7 @@
 #include <linux/wait.h>
 
 #include "data.h"
+#include "msg.h"
 #include "chain.h"
 
 static struct mcast_tstream *mcast_tstream(struct mcast_net *mn, u32 group)

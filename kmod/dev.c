@@ -17,7 +17,10 @@
 #include <linux/uaccess.h>
 #include <linux/uio.h>
 
-#include "mcast.h"
+#include "net.h"
+#include "msg.h"
+#include "data.h"
+#include "dev.h"
 #include "compat.h"
 #include "chain.h"
 

@@ -12,14 +12,12 @@
 #include <net/genetlink.h>
 #include <net/sock.h>
 
-#include "mcast.h"
-#include "transport.h"
+#include "net.h"
+#include "notify.h"
+#include "data.h"
+#include "genl.h"
 #include "compat.h"
 #include "chain.h"
-
-enum {
-	MCAST_MCGRP_EVENTS_ID,
-};
 
 static struct genl_family mcast_family;
 
@@ -270,35 +268,6 @@ cancel:
 
 /* ------------------------------------------------------- notifications */
 
-static bool mcast_listening(struct mcast_net *mn)
-{
-	return genl_has_listeners(&mcast_family, mn->net,
-				  MCAST_MCGRP_EVENTS_ID);
-}
-
-static struct sk_buff *mcast_event_new(size_t size, u8 cmd, void **hdr)
-{
-	struct sk_buff *skb;
-
-	skb = genlmsg_new(size, GFP_KERNEL);
-	if (!skb)
-		return NULL;
-	*hdr = genlmsg_put(skb, 0, 0, &mcast_family, 0, cmd);
-	if (!*hdr) {
-		nlmsg_free(skb);
-		return NULL;
-	}
-	return skb;
-}
-
-static void mcast_event_send(struct mcast_net *mn, struct sk_buff *skb,
-			     void *hdr)
-{
-	genlmsg_end(skb, hdr);
-	genlmsg_multicast_netns(&mcast_family, mn->net, skb, 0,
-				MCAST_MCGRP_EVENTS_ID, GFP_KERNEL);
-}
-
 static void mcast_notify_node(struct mcast_net *mn)
 {
 	struct sk_buff *skb;
@@ -351,70 +320,6 @@ static void mcast_notify_group(struct mcast_net *mn, u8 cmd,
 		return;
 	}
 	mcast_event_send(mn, skb, hdr);
-}
-
-static void mcast_notify_event(struct mcast_net *mn, u8 cmd, u32 group,
-			       pid_t tgid, u32 drops)
-{
-	struct sk_buff *skb;
-	struct nlattr *nest;
-	void *hdr;
-
-	if (!mcast_listening(mn))
-		return;
-	skb = mcast_event_new(NLMSG_GOODSIZE, cmd, &hdr);
-	if (!skb)
-		return;
-	nest = nla_nest_start(skb, MCAST_A_EVENT);
-	if (!nest ||
-	    (group && nla_put_u32(skb, MCAST_EVENT_A_GROUP, group)) ||
-	    nla_put_u32(skb, MCAST_EVENT_A_PID, tgid) ||
-	    (cmd == MCAST_CMD_OVERFLOW &&
-	     nla_put_u32(skb, MCAST_EVENT_A_DROPS, drops))) {
-		nlmsg_free(skb);
-		return;
-	}
-	nla_nest_end(skb, nest);
-	mcast_event_send(mn, skb, hdr);
-}
-
-void mcast_notify_data(struct mcast_net *mn, u8 cmd, u32 node, u32 group,
-		       u64 seq, int err)
-{
-	struct sk_buff *skb;
-	struct nlattr *nest;
-	void *hdr;
-
-	if (!mcast_listening(mn))
-		return;
-	skb = mcast_event_new(NLMSG_GOODSIZE, cmd, &hdr);
-	if (!skb)
-		return;
-	nest = nla_nest_start(skb, MCAST_A_EVENT);
-	if (!nest ||
-	    (group && nla_put_u32(skb, MCAST_EVENT_A_GROUP, group)) ||
-	    nla_put_u32(skb, MCAST_EVENT_A_NODE, node) ||
-	    nla_put_u64_64bit(skb, MCAST_EVENT_A_SEQ, seq, MCAST_EVENT_A_PAD) ||
-	    nla_put_u32(skb, MCAST_EVENT_A_ERRNO, err) ||
-	    nla_put_string(skb, MCAST_EVENT_A_MSG, cmd == MCAST_CMD_PEER_DOWN ?
-			   "peer stopped answering, its piece taken over" :
-			   "destination unreachable")) {
-		nlmsg_free(skb);
-		return;
-	}
-	nla_nest_end(skb, nest);
-	mcast_event_send(mn, skb, hdr);
-}
-
-void mcast_notify_member(struct mcast_net *mn, u8 cmd, u32 group, pid_t tgid)
-{
-	mcast_notify_event(mn, cmd, group, tgid, 0);
-}
-
-void mcast_notify_overflow(struct mcast_net *mn, u32 group, pid_t tgid,
-			   u32 drops)
-{
-	mcast_notify_event(mn, MCAST_CMD_OVERFLOW, group, tgid, drops);
 }
 
 /* ------------------------------------------------------------- helpers */
@@ -1408,12 +1313,18 @@ static struct genl_family mcast_family __ro_after_init = {
 
 int mcast_genl_init(void)
 {
+	int err;
+
 	BUILD_BUG_ON(MCAST_GROUP_NEST_MAX > U16_MAX);
-	return genl_register_family(&mcast_family);
+	err = genl_register_family(&mcast_family);
+	if (!err)
+		mcast_notify_attach(&mcast_family);
+	return err;
 }
 
 void mcast_genl_exit(void)
 {
+	mcast_notify_detach();
 	genl_unregister_family(&mcast_family);
 }
 MODULE_ALIAS_GENL_FAMILY(MCAST_GENL_NAME);

@@ -5,8 +5,9 @@
  * Module entry.  At load the planning core plans the dissertation's U-torus
  * example (Sec. 4.4, Fig 4.10) and the checkers verify the schedule; a
  * wrong answer fails the load.  Then the parts come up in order, each
- * depending on the one before: per-netns node state (net.c), the generic
- * netlink family (genl.c), /dev/mcast (dev.c); they go down in reverse.
+ * depending on the one before: the workqueue, the module's own transports,
+ * a node per netns (node.c), the generic netlink family (genl.c),
+ * /dev/mcast (dev.c); they go down in reverse.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -16,8 +17,13 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 
-#include "mcast.h"
+#include "net.h"
+#include "obj.h"
+#include "data.h"
 #include "transport.h"
+#include "node.h"
+#include "genl.h"
+#include "dev.h"
 #include "check.h"
 #include "schedule.h"
 
@@ -152,6 +158,12 @@ out:
 	return err;
 }
 
+/* The module's own transports; the first is every node's default. */
+static struct mcast_transport_ops *const mcast_own_transports[] = {
+	&mcast_udp_transport,
+	&mcast_tcp_transport,
+};
+
 static int __init mcast_init(void)
 {
 	int err;
@@ -165,10 +177,11 @@ static int __init mcast_init(void)
 	mcast_wq = alloc_workqueue("mcast", 0, 0);
 	if (!mcast_wq)
 		return -ENOMEM;
-	err = mcast_transports_init();
+	err = mcast_transports_init(mcast_own_transports,
+				    ARRAY_SIZE(mcast_own_transports));
 	if (err)
 		goto err_wq;
-	err = mcast_net_init();
+	err = mcast_nodes_init();
 	if (err)
 		goto err_tp;
 	err = mcast_genl_init();
@@ -183,15 +196,13 @@ static int __init mcast_init(void)
 err_genl:
 	mcast_genl_exit();
 err_net:
-	mcast_net_exit();
+	mcast_nodes_exit();
 err_tp:
 	mcast_transports_exit();
 err_wq:
 	destroy_workqueue(mcast_wq);
 	return err;
 }
-
-atomic_long_t mcast_live[MCAST_OBJ_KINDS];
 
 /* Every object must be gone by now: say so loudly if one is not. */
 static void mcast_check_leaks(void)
@@ -215,9 +226,9 @@ static void mcast_check_leaks(void)
 static void __exit mcast_exit(void)
 {
 	mcast_dev_exit();
-	mcast_net_quiesce();
+	mcast_nodes_quiesce();
 	mcast_genl_exit();
-	mcast_net_exit();
+	mcast_nodes_exit();
 	mcast_transports_exit();
 	destroy_workqueue(mcast_wq);
 	mcast_check_leaks();

@@ -33,7 +33,7 @@
 #include <net/sock.h>
 #include <net/tcp.h>
 
-#include "mcast.h"
+#include "net.h"
 #include "compat.h"
 #include "transport.h"
 
@@ -101,7 +101,7 @@ static void mcast_tcp_mark(struct mcast_tcp_conn *c)
 		list_add_tail(&c->ready, &t->ready);
 	}
 	spin_unlock_irqrestore(&t->lock, flags);
-	mcast_transport_kick(t->mn);
+	mcast_data_kick(t->mn);
 }
 
 static void mcast_tcp_event(struct sock *sk)

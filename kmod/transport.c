@@ -1,23 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * The transport registry, and each node's receive work, which runs its
- * transport's ->rx() under the node's mutex.  The work belongs to the
- * node, not to the transport, so a transport can be closed (and its state
- * freed) under the mutex while a run of the work is already queued: the
- * run finds mn->tp_priv gone and does nothing.
+ * The transport registry: transports by name, mcast.ko's own and other
+ * modules', and the one a node has until it is told otherwise.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/string.h>
-#include <linux/workqueue.h>
 
-#include "mcast.h"
 #include "transport.h"
 
 static LIST_HEAD(mcast_transports);
 static DEFINE_MUTEX(mcast_transports_lock);
+/* mcast.ko's own transports (main.c), the first every node's default. */
+static struct mcast_transport_ops *const *mcast_own;
+static unsigned int mcast_nown;
 
 static struct mcast_transport_ops *mcast_transport_find(const char *name)
 {
@@ -75,62 +73,34 @@ void mcast_transport_put(const struct mcast_transport_ops *ops)
 	module_put(ops->owner);
 }
 
-void mcast_transport_kick(struct mcast_net *mn)
+const struct mcast_transport_ops *mcast_transport_default(void)
 {
-	queue_work(mcast_wq, &mn->rx_work);
-}
-EXPORT_SYMBOL_GPL(mcast_transport_kick);
-
-static void mcast_rx_work(struct work_struct *w)
-{
-	struct mcast_net *mn = container_of(w, struct mcast_net, rx_work);
-	int n;
-
-	mutex_lock(&mn->lock);
-	if (mn->tp_priv && !mn->dying) {
-		n = mn->tp->rx(mn, MCAST_TP_RX_BUDGET);
-		if (mn->tp_priv)
-			mcast_data_rx_flush(mn);
-		if (n >= MCAST_TP_RX_BUDGET)
-			queue_work(mcast_wq, &mn->rx_work);
-	}
-	mutex_unlock(&mn->lock);
+	return mcast_own[0];
 }
 
-void mcast_transport_init_net(struct mcast_net *mn)
+int mcast_transports_init(struct mcast_transport_ops *const *own,
+			  unsigned int n)
 {
-	mn->tp = &mcast_udp_transport;
-	INIT_WORK(&mn->rx_work, mcast_rx_work);
-}
-
-void mcast_transport_exit_net(struct mcast_net *mn)
-{
-	mutex_lock(&mn->lock);
-	mn->dying = true;
-	mn->tp->close(mn);
-	if (mn->tp != &mcast_udp_transport) {
-		mcast_transport_put(mn->tp);
-		mn->tp = &mcast_udp_transport;
-	}
-	mutex_unlock(&mn->lock);
-	cancel_work_sync(&mn->rx_work);
-}
-
-int mcast_transports_init(void)
-{
+	unsigned int i;
 	int err;
 
-	err = mcast_transport_register(&mcast_udp_transport);
-	if (err)
-		return err;
-	err = mcast_transport_register(&mcast_tcp_transport);
-	if (err)
-		mcast_transport_unregister(&mcast_udp_transport);
-	return err;
+	for (i = 0; i < n; i++) {
+		err = mcast_transport_register(own[i]);
+		if (err) {
+			while (i--)
+				mcast_transport_unregister(own[i]);
+			return err;
+		}
+	}
+	mcast_own = own;
+	mcast_nown = n;
+	return 0;
 }
 
 void mcast_transports_exit(void)
 {
-	mcast_transport_unregister(&mcast_tcp_transport);
-	mcast_transport_unregister(&mcast_udp_transport);
+	unsigned int i = mcast_nown;
+
+	while (i--)
+		mcast_transport_unregister(mcast_own[i]);
 }

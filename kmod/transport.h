@@ -15,7 +15,7 @@
  * A transport is opened per node when the node is configured and closed
  * when it is reconfigured or its netns goes away; its per-node state hangs
  * off mn->tp_priv.  Receiving: from its socket callbacks (any context) the
- * transport calls mcast_transport_kick(); the node's receive work then
+ * transport calls mcast_data_kick(); the node's receive work then
  * calls ->rx() in process context with the node's mutex held, and ->rx()
  * hands each datagram to mcast_data_rx().  open, close and xmit are called
  * with the mutex held too.
@@ -68,17 +68,21 @@ void mcast_transport_unregister(struct mcast_transport_ops *ops);
 /* The transport called @name, with a reference on its owner, or NULL. */
 const struct mcast_transport_ops *mcast_transport_get(const char *name);
 void mcast_transport_put(const struct mcast_transport_ops *ops);
-/* From any context: the node has something for ->rx() to do. */
-void mcast_transport_kick(struct mcast_net *mn);
-void mcast_transport_init_net(struct mcast_net *mn);
-/* Closes the node's transport and waits for its receive work. */
-void mcast_transport_exit_net(struct mcast_net *mn);
-int mcast_transports_init(void);
+/* The transport a node has until it is told otherwise. */
+const struct mcast_transport_ops *mcast_transport_default(void);
+/* Registers mcast.ko's own @n transports; the first is the default. */
+int mcast_transports_init(struct mcast_transport_ops *const *own,
+			  unsigned int n);
 void mcast_transports_exit(void);
 
 extern struct mcast_transport_ops mcast_udp_transport;
 extern struct mcast_transport_ops mcast_tcp_transport;
 
+/*
+ * The data path's entries for transports.
+ * data_work.c: from any context, the node has something for ->rx() to do.
+ */
+void mcast_data_kick(struct mcast_net *mn);
 /* data_rx.c: one received datagram, under the node's mutex. */
 void mcast_data_rx(struct mcast_net *mn, const void *buf, size_t len);
 /* data_rx.c: the end of a batch of them: sends the ACKs they owe. */

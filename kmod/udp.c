@@ -19,7 +19,7 @@
 #include <net/ipv6.h>
 #include <net/sock.h>
 
-#include "mcast.h"
+#include "net.h"
 #include "transport.h"
 
 #define MCAST_UDP_PAYLOAD	1452	/* 1500 - IPv6 header - UDP header */
@@ -39,7 +39,7 @@ static void mcast_udp_data_ready(struct sock *sk)
 	read_lock_bh(&sk->sk_callback_lock);
 	mn = sk->sk_user_data;
 	if (mn)
-		mcast_transport_kick(mn);
+		mcast_data_kick(mn);
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
@@ -116,7 +116,7 @@ static int mcast_udp_open(struct mcast_net *mn, u16 port)
 	sk->sk_data_ready = mcast_udp_data_ready;
 	write_unlock_bh(&sk->sk_callback_lock);
 	/* Anything that arrived before the callback was in place. */
-	mcast_transport_kick(mn);
+	mcast_data_kick(mn);
 	return 0;
 fail:
 	kfree(u);

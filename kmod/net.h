@@ -1,21 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * mcast.ko internals shared by its parts:
- *   net.c   per-network-namespace node state: topology, peers, groups,
- *           statistics, local delivery (each netns is one node);
- *   genl.c  the "mcast" generic netlink family;
- *   dev.c   /dev/mcast: files, join/leave, send, receive, poll, io_uring;
- *   data.c  the network data path: U-torus trees over a transport, per-hop
- *           reliability, FIFO, completion and failure takeover;
- *   transport.c  the transport registry and each node's receive work;
- *   udp.c, tcp.c  the UDP and TCP transports (transport.h).
+ * A node's state (struct mcast_net: one per network namespace) and what
+ * net.c does with it: topology, peers, groups and their local members,
+ * open files, statistics.  The README's Layout lists the module's parts.
  *
  * Locking: mcast_net.lock (a mutex) covers the node's configuration, its
  * peers and groups, every group's list of local members and the node's
  * list of open files.  A file's receive queue has its own spinlock, taken
  * inside mcast_net.lock when delivering.  Statistics are atomic.
  *
- * The data path (data.c) runs under mcast_net.lock too, from the
+ * The data path (data*.c) runs under mcast_net.lock too, from the
  * transport's receive work and the node's timer work (mcast_wq), so a
  * node's protocol state is never touched concurrently.
  *
@@ -24,8 +18,8 @@
  * namespace whose last process left while files are still open is freed
  * when the last of those files is closed.
  */
-#ifndef MCAST_H
-#define MCAST_H
+#ifndef MCAST_NET_H
+#define MCAST_NET_H
 
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -40,8 +34,6 @@
 
 #include "topology.h"
 
-#define MCAST_RXQ_LIMIT		256	/* messages queued per file */
-#define MCAST_RXQ_BYTES		(64u << 20)	/* and their bytes */
 #define MCAST_DEFAULT_PORT	7447
 #define MCAST_DEFAULT_RTO_MS	200
 #define MCAST_DEFAULT_RETRIES	6
@@ -98,24 +90,6 @@ struct mcast_member {
 	struct list_head file_link;	/* in mcast_file.groups */
 	struct mcast_file *file;
 	struct mcast_group *group;
-};
-
-/* A message, shared by every file it is queued to. */
-struct mcast_msg {
-	refcount_t ref;
-	u32 group;
-	u32 src_node;
-	u32 len;
-	u64 seq;
-	u32 step;		/* U-torus step in which this node got it */
-	u32 from_node;		/* the node that sent it here */
-	u8 data[];
-};
-
-/* A message queued to one file. */
-struct mcast_rxent {
-	struct list_head link;
-	struct mcast_msg *msg;
 };
 
 struct mcast_file {
@@ -180,10 +154,11 @@ struct mcast_net {
 };
 
 /* net.c */
+extern unsigned int mcast_net_id;
 struct mcast_net *mcast_net(const struct net *net);
-int mcast_net_init(void);
-void mcast_net_exit(void);
-void mcast_net_quiesce(void);
+/* Sets up and tears down @mn's own part of the node (node.c orders them). */
+void mcast_net_setup(struct mcast_net *mn, struct net *net);
+void mcast_net_teardown(struct mcast_net *mn);
 void mcast_group_free(struct mcast_group *g);
 /* Every local member of @g leaves it (with its event). */
 void mcast_group_drop_members(struct mcast_net *mn, struct mcast_group *g);
@@ -193,76 +168,5 @@ void mcast_file_attach(struct mcast_file *f, struct net *net);
 void mcast_file_detach(struct mcast_file *f);
 int mcast_group_join(struct mcast_file *f, u32 group);
 int mcast_group_leave(struct mcast_file *f, u32 group);
-struct mcast_msg *mcast_msg_alloc(u32 len);
-void mcast_msg_put(struct mcast_msg *msg);
-/*
- * Local delivery of @msg, under mn->lock: to every file that joined
- * msg->group, or with @all_files to every open file of the node; @skip
- * (the sender, unless it asked for loopback) is left out.
- */
-void mcast_deliver_local(struct mcast_net *mn, struct mcast_msg *msg,
-			 struct mcast_group *g, bool all_files,
-			 struct mcast_file *skip);
-/* Takes the next message off @f's queue, or returns NULL; *dropped out. */
-struct mcast_rxent *mcast_file_dequeue(struct mcast_file *f, u32 *dropped);
-void mcast_rxent_free(struct mcast_rxent *e);
-bool mcast_file_readable(struct mcast_file *f);
 
-/* genl.c */
-int mcast_genl_init(void);
-void mcast_genl_exit(void);
-void mcast_notify_member(struct mcast_net *mn, u8 cmd, u32 group, pid_t tgid);
-void mcast_notify_overflow(struct mcast_net *mn, u32 group, pid_t tgid,
-			   u32 drops);
-
-/* A data path event (PEER_DOWN, ERROR) about @node and message @seq. */
-void mcast_notify_data(struct mcast_net *mn, u8 cmd, u32 node, u32 group,
-		       u64 seq, int err);
-
-/*
- * Live objects of each kind, over all nodes; at module unload every count
- * must be back to 0 (main.c reports a leak in the kernel log).
- */
-enum mcast_obj {
-	MCAST_OBJ_MSG,		/* struct mcast_msg */
-	MCAST_OBJ_JOB,		/* a node's part in one message */
-	MCAST_OBJ_TX,		/* one transfer to a child */
-	MCAST_OBJ_STREAM,	/* FIFO state of a (sender, group) stream */
-	MCAST_OBJ_KINDS
-};
-
-extern atomic_long_t mcast_live[MCAST_OBJ_KINDS];
-
-/* data.c */
-extern struct workqueue_struct *mcast_wq;
-void mcast_data_init_net(struct mcast_net *mn);
-void mcast_data_exit_net(struct mcast_net *mn);
-/* The node has room for a send of any size (poll's EPOLLOUT). */
-bool mcast_data_writable(struct mcast_net *mn);
-/* Nothing is in flight: the transport may change; under mn->lock. */
-bool mcast_data_idle(struct mcast_net *mn);
-/* (Re)opens the node's transport on mn->port; under mn->lock. */
-int mcast_data_open(struct mcast_net *mn);
-/*
- * Sends @msg from @f to group @g or to the sorted node list @nodes;
- * delivers locally (@here: this node is a destination) and starts the
- * tree.  With @wait, waits for completion and fills @failed.
- */
-struct mcast_send_ctx {
-	u32 flags;
-	u32 timeout_ms;
-	bool nonblock;		/* -EAGAIN instead of waiting for room */
-	u32 *failed;		/* room for nfailed_room ids */
-	u32 nfailed_room;
-	u32 nfailed;		/* out */
-	u64 seq;		/* out */
-};
-
-int mcast_data_send(struct mcast_file *f, struct mcast_msg *msg, u32 group,
-		    u32 *nodes, u32 nnodes, struct mcast_send_ctx *ctx);
-
-/* dev.c */
-int mcast_dev_init(void);
-void mcast_dev_exit(void);
-
-#endif /* MCAST_H */
+#endif /* MCAST_NET_H */

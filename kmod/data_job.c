@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The lifetimes of the data path's objects: jobs (a node's part in one
+ * message) and transfers (one hop of its tree), how a job completes and
+ * reports DONE to its parent, and the helpers every part sends with.
+ */
+#include <linux/jiffies.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/workqueue.h>
+
+#include "data.h"
+#include "msg.h"
+
+/* Every node's receive and timer work runs on it (main.c makes it). */
+struct workqueue_struct *mcast_wq;
+
+/*
+ * The node's timer work ticks every MCAST_TICK while transfers or held
+ * messages exist, and every MCAST_IDLE_TICK while only finished jobs wait
+ * to be forgotten.
+ */
+void mcast_arm(struct mcast_net *mn)
+{
+	if (mn->dying)
+		return;
+	if (mn->slow_tick) {
+		mn->slow_tick = false;
+		mod_delayed_work(mcast_wq, &mn->timer_work, MCAST_TICK);
+		return;
+	}
+	queue_delayed_work(mcast_wq, &mn->timer_work, MCAST_TICK);
+}
+
+int mcast_xmit(struct mcast_net *mn, u32 to, struct kvec *v,
+	       size_t nv, size_t len)
+{
+	struct mcast_peer *p = xa_load(&mn->peers, to);
+	int err;
+
+	if (!p || !mn->tp_priv)
+		return -ENOENT;
+	err = mn->tp->xmit(mn, p, v, nv, len);
+	if (!err)
+		atomic64_inc(&mn->stats.tx_packets);
+	return err;
+}
+
+void mcw_init(struct mcw_hdr *h, struct mcast_net *mn, u8 type,
+	      u32 src, u32 xid, u64 seq)
+{
+	memset(h, 0, sizeof(*h));
+	h->version = MCW_VERSION;
+	h->type = type;
+	h->src = cpu_to_be32(src);
+	h->from = cpu_to_be32(mn->node_id);
+	h->xid = cpu_to_be32(xid);
+	h->seq = cpu_to_be64(seq);
+}
+
+int mcast_job_add_failed(struct mcast_job *job, u32 node)
+{
+	u32 *n;
+
+	if (job->nfailed == job->failcap) {
+		u32 cap = max(8U, job->failcap * 2);
+
+		n = krealloc_array(job->failed, cap, sizeof(u32), GFP_KERNEL);
+		if (!n) {
+			job->trunc = true;
+			return -ENOMEM;
+		}
+		job->failed = n;
+		job->failcap = cap;
+	}
+	job->failed[job->nfailed++] = node;
+	return 0;
+}
+
+void mcast_job_free_data(struct mcast_job *job)
+{
+	kvfree(job->have);
+	job->have = NULL;
+	kvfree(job->pbuf);
+	job->pbuf = NULL;
+	kvfree(job->nodes);
+	job->nodes = NULL;
+	kvfree(job->prevs);
+	job->prevs = NULL;
+	if (job->msg)
+		mcast_msg_put(job->msg);
+	job->msg = NULL;
+}
+
+void mcast_peer_rx_jobs(struct mcast_net *mn, u32 id, int d)
+{
+	struct mcast_peer *p = xa_load(&mn->peers, id);
+
+	if (p && (d > 0 || p->rx_jobs))
+		p->rx_jobs += d;
+}
+
+void mcast_job_free(struct mcast_net *mn, struct mcast_job *job)
+{
+	struct mcast_tx *tx, *tmp;
+
+	/* A forwarder whose parent gave up mid-transfer still has children. */
+	list_for_each_entry_safe(tx, tmp, &job->txs, link)
+		mcast_tx_free(mn, tx);
+	list_del(&job->ack_link);
+	if (!job->root)
+		xa_erase(&mn->rjobs, (unsigned long)job->parent << 32 | job->xid);
+	if (job->state == JOB_RX) {
+		mn->rx_mem -= job->total;
+		mcast_peer_rx_jobs(mn, job->parent, -1);
+	}
+	list_del(&job->link);
+	mcast_job_free_data(job);
+	kfree(job->failed);
+	mcast_obj_free(job, MCAST_OBJ_JOB);
+}
+
+static int mcast_cmp_u32(const void *a, const void *b)
+{
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Sorts the failed list and drops repeats: after a takeover a node can be
+ * reported by the dead child's replacement and by a survivor that had
+ * already got the message from it.
+ */
+void mcast_job_uniq_failed(struct mcast_job *job)
+{
+	u32 i, n = 0;
+
+	sort(job->failed, job->nfailed, sizeof(u32), mcast_cmp_u32, NULL);
+	for (i = 0; i < job->nfailed; i++)
+		if (!n || job->failed[n - 1] != job->failed[i])
+			job->failed[n++] = job->failed[i];
+	job->nfailed = n;
+}
+
+/* DONE part @part (ids [part * room, ...)) of @job's failed list. */
+static void mcast_send_done_part(struct mcast_net *mn, struct mcast_job *job,
+				 u32 part, __be32 *ids)
+{
+	u32 room = mcast_done_room(mn), first = part * room;
+	u32 n = min(job->nfailed - first, room), i;
+	struct mcw_hdr h;
+	struct kvec v[2];
+
+	for (i = 0; i < n; i++)
+		ids[i] = cpu_to_be32(job->failed[first + i]);
+	mcw_init(&h, mn, MCW_DONE, job->src, job->xid, job->seq);
+	h.group = cpu_to_be32(job->group);
+	h.count = cpu_to_be32(job->nfailed);
+	h.frag = cpu_to_be32(part);
+	if (job->trunc)
+		h.flags |= MCW_F_TRUNC;
+	v[0] = (struct kvec){ &h, sizeof(h) };
+	v[1] = (struct kvec){ ids, n * 4 };
+	mcast_xmit(mn, job->parent, v, 2, sizeof(h) + n * 4);
+}
+
+void mcast_send_done(struct mcast_net *mn, struct mcast_job *job)
+{
+	u32 room = mcast_done_room(mn), part;
+	u32 parts = max(1U, DIV_ROUND_UP(job->nfailed, room));
+	__be32 *ids;
+
+	ids = kmalloc_array(room, 4, GFP_KERNEL);
+	if (!ids)
+		return;		/* the parent's probe asks again */
+	for (part = 0; part < parts; part++)
+		mcast_send_done_part(mn, job, part, ids);
+	kfree(ids);
+}
+
+static void mcast_job_complete(struct mcast_net *mn, struct mcast_job *job)
+{
+	job->state = JOB_DONE;
+	job->stamp = jiffies;
+	mcast_job_uniq_failed(job);
+	if (!job->root) {
+		/*
+		 * DONE tells the parent every fragment arrived: an ACK still
+		 * due from this receive batch (a leaf's) would only repeat it.
+		 */
+		list_del_init(&job->ack_link);
+		mcast_job_free_data(job);
+		mcast_send_done(mn, job);
+		mcast_arm(mn);
+		return;
+	}
+	mn->inflight--;
+	mn->inflight_bytes -= job->bytes;
+	wake_up_interruptible(&mn->send_wq);
+	if (job->waiting)
+		complete(&job->done);
+	else
+		mcast_job_free(mn, job);
+}
+
+void mcast_job_check(struct mcast_net *mn, struct mcast_job *job)
+{
+	if (job->state == JOB_FWD && !job->pending)
+		mcast_job_complete(mn, job);
+}
+
+/* The transfer leaves its peer's window (all its data is acknowledged). */
+void mcast_tx_inactive(struct mcast_net *mn, struct mcast_tx *tx)
+{
+	struct mcast_peer *p;
+
+	if (!tx->active)
+		return;
+	tx->active = false;
+	p = xa_load(&mn->peers, tx->to);
+	if (p && p->tx_active)
+		p->tx_active--;
+}
+
+void mcast_tx_free(struct mcast_net *mn, struct mcast_tx *tx)
+{
+	mn->tx_out -= tx->next - tx->nacked;
+	mcast_tx_inactive(mn, tx);
+	xa_erase(&mn->txs, tx->xid);
+	list_del(&tx->link);
+	kvfree(tx->nodes);
+	kvfree(tx->prevs);
+	kvfree(tx->pbuf);
+	kvfree(tx->acked);
+	mcast_obj_free(tx, MCAST_OBJ_TX);
+}

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The top of the data path: each node's receive work (its transport's
+ * ->rx(), then the ACKs the batch owes) and timer work (retransmission,
+ * forgetting finished jobs and idle streams), and the node's data path
+ * coming up and going down.  data.h describes the protocol.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/export.h>
+#include <linux/jiffies.h>
+#include <linux/mm.h>
+#include <linux/random.h>
+#include <linux/timekeeping.h>
+#include <linux/workqueue.h>
+
+#include "data.h"
+#include "msg.h"
+
+/* From any context: the node's transport has something for ->rx(). */
+void mcast_data_kick(struct mcast_net *mn)
+{
+	queue_work(mcast_wq, &mn->rx_work);
+}
+EXPORT_SYMBOL_GPL(mcast_data_kick);
+
+/*
+ * The node's receive work runs its transport's ->rx() under the node's
+ * mutex.  The work belongs to the node, not to the transport, so a
+ * transport can be closed (and its state freed) under the mutex while a
+ * run of the work is already queued: the run finds mn->tp_priv gone and
+ * does nothing.
+ */
+static void mcast_rx_work(struct work_struct *w)
+{
+	struct mcast_net *mn = container_of(w, struct mcast_net, rx_work);
+	int n;
+
+	mutex_lock(&mn->lock);
+	if (mn->tp_priv && !mn->dying) {
+		n = mn->tp->rx(mn, MCAST_TP_RX_BUDGET);
+		if (mn->tp_priv)
+			mcast_data_rx_flush(mn);
+		if (n >= MCAST_TP_RX_BUDGET)
+			queue_work(mcast_wq, &mn->rx_work);
+	}
+	mutex_unlock(&mn->lock);
+}
+
+static void mcast_timer_work(struct work_struct *w)
+{
+	struct mcast_net *mn = container_of(to_delayed_work(w),
+					    struct mcast_net, timer_work);
+	unsigned long keep = msecs_to_jiffies(MCAST_DONE_KEEP_MS);
+	unsigned long gap = msecs_to_jiffies(MCAST_GAP_MS);
+	struct mcast_job *job, *tmp;
+	struct mcast_rstream *st;
+	struct mcast_tx *tx;
+	unsigned long id;
+	bool again = false;
+
+	mutex_lock(&mn->lock);
+	mn->slow_tick = false;
+	if (mn->dying)
+		goto out;
+	xa_for_each(&mn->txs, id, tx)
+		mcast_tx_timer(mn, tx);
+	list_for_each_entry_safe(job, tmp, &mn->jobs, link) {
+		if (job->state == JOB_DONE && !job->root &&
+		    time_after(jiffies, job->stamp + keep))
+			mcast_job_free(mn, job);
+		else if (job->state == JOB_RX &&
+			 time_after(jiffies, job->stamp + keep))
+			mcast_job_free(mn, job);	/* the parent gave up */
+	}
+	xa_for_each(&mn->rx_streams, id, st) {
+		if (list_empty(&st->held))
+			continue;
+		if (time_after(jiffies, st->since + gap))
+			mcast_stream_drain(mn, st, true);	/* skip a gap */
+		again |= !list_empty(&st->held);
+	}
+	mcast_streams_expire(mn);
+	again |= !xa_empty(&mn->txs);
+	list_for_each_entry(job, &mn->jobs, link)
+		again |= job->state == JOB_RX;
+	if (again) {
+		mcast_arm(mn);
+	} else if (!list_empty(&mn->jobs) || !xa_empty(&mn->rx_streams) ||
+		   !xa_empty(&mn->tx_streams)) {
+		mn->slow_tick = true;
+		queue_delayed_work(mcast_wq, &mn->timer_work, MCAST_IDLE_TICK);
+	}
+out:
+	mutex_unlock(&mn->lock);
+}
+
+/* No transfer is being sent or received (finished jobs may linger). */
+bool mcast_data_idle(struct mcast_net *mn)
+{
+	struct mcast_job *job;
+
+	lockdep_assert_held(&mn->lock);
+	if (!xa_empty(&mn->txs))
+		return false;
+	list_for_each_entry(job, &mn->jobs, link)
+		if (job->state != JOB_DONE)
+			return false;
+	return true;
+}
+
+int mcast_data_open(struct mcast_net *mn)
+{
+	int err;
+
+	lockdep_assert_held(&mn->lock);
+	if (mn->dying)
+		return -ENODEV;
+	if (mn->tp_priv && mn->tp_port == mn->port)
+		return 0;
+	mn->tp->close(mn);
+	err = mn->tp->open(mn, mn->port);
+	if (!err)
+		mn->tp_port = mn->port;
+	return err;
+}
+
+void mcast_data_init_net(struct mcast_net *mn)
+{
+	mn->tp = mcast_transport_default();
+	INIT_WORK(&mn->rx_work, mcast_rx_work);
+	mn->port = MCAST_DEFAULT_PORT;
+	mn->rto_ms = MCAST_DEFAULT_RTO_MS;
+	mn->retries = MCAST_DEFAULT_RETRIES;
+	mn->cwnd = MCAST_CWND_INIT;
+	mn->ssthresh = MCAST_CWND_MAX;
+	INIT_DELAYED_WORK(&mn->timer_work, mcast_timer_work);
+	INIT_LIST_HEAD(&mn->jobs);
+	INIT_LIST_HEAD(&mn->acks);
+	/*
+	 * Message seqs start from the wall clock (seconds << 20) and transfer
+	 * ids at random, so a restarted node (module reload, new netns) is
+	 * not taken for a stale duplicate of its previous life by receivers
+	 * that still remember it, unless it sent 2^20 messages per second.
+	 */
+	atomic64_set(&mn->seq, (u64)ktime_get_real_seconds() << 20);
+	mn->next_xid = get_random_u32();
+	xa_init(&mn->rjobs);
+	xa_init_flags(&mn->txs, XA_FLAGS_ALLOC1);
+	xa_init(&mn->tx_streams);
+	xa_init(&mn->rx_streams);
+	xa_init(&mn->rx_floor);
+	init_waitqueue_head(&mn->send_wq);
+}
+
+/*
+ * Stops the node's data path and frees its state; idempotent (module
+ * unload runs it for every node before the netlink family goes away, and
+ * the netns exit again).
+ */
+void mcast_data_exit_net(struct mcast_net *mn)
+{
+	struct mcast_job *job, *jtmp;
+	struct mcast_tstream *ts;
+	struct mcast_rstream *st;
+	struct mcast_held *hd, *htmp;
+	struct mcast_tx *tx;
+	unsigned long id;
+
+	mutex_lock(&mn->lock);
+	mn->dying = true;
+	mn->tp->close(mn);
+	if (mn->tp != mcast_transport_default()) {
+		mcast_transport_put(mn->tp);
+		mn->tp = mcast_transport_default();
+	}
+	mutex_unlock(&mn->lock);
+	cancel_work_sync(&mn->rx_work);
+	cancel_delayed_work_sync(&mn->timer_work);
+
+	mutex_lock(&mn->lock);
+	xa_for_each(&mn->txs, id, tx)
+		mcast_tx_free(mn, tx);
+	list_for_each_entry_safe(job, jtmp, &mn->jobs, link)
+		mcast_job_free(mn, job);
+	xa_for_each(&mn->tx_streams, id, ts) {
+		xa_destroy(&ts->last);
+		mcast_obj_free(ts, MCAST_OBJ_STREAM);
+	}
+	xa_for_each(&mn->rx_streams, id, st) {
+		list_for_each_entry_safe(hd, htmp, &st->held, link) {
+			mcast_msg_put(hd->msg);
+			kfree(hd);
+		}
+		mcast_obj_free(st, MCAST_OBJ_STREAM);
+	}
+	xa_destroy(&mn->rjobs);
+	xa_destroy(&mn->txs);
+	xa_destroy(&mn->tx_streams);
+	xa_destroy(&mn->rx_streams);
+	xa_destroy(&mn->rx_floor);
+	mutex_unlock(&mn->lock);
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Messages, and their local delivery: queueing to the node's open files,
+ * each file's receive queue bounded, an overflow counted and reported.
+ */
+#ifndef MCAST_MSG_H
+#define MCAST_MSG_H
+
+#include <linux/list.h>
+#include <linux/refcount.h>
+#include <linux/types.h>
+
+struct mcast_net;
+struct mcast_group;
+struct mcast_file;
+
+#define MCAST_RXQ_LIMIT		256	/* messages queued per file */
+#define MCAST_RXQ_BYTES		(64u << 20)	/* and their bytes */
+
+/* A message, shared by every file it is queued to. */
+struct mcast_msg {
+	refcount_t ref;
+	u32 group;
+	u32 src_node;
+	u32 len;
+	u64 seq;
+	u32 step;		/* U-torus step in which this node got it */
+	u32 from_node;		/* the node that sent it here */
+	u8 data[];
+};
+
+/* A message queued to one file. */
+struct mcast_rxent {
+	struct list_head link;
+	struct mcast_msg *msg;
+};
+
+struct mcast_msg *mcast_msg_alloc(u32 len);
+void mcast_msg_put(struct mcast_msg *msg);
+/*
+ * Local delivery of @msg, under mn->lock: to every file that joined
+ * msg->group, or with @all_files to every open file of the node; @skip
+ * (the sender, unless it asked for loopback) is left out.
+ */
+void mcast_deliver_local(struct mcast_net *mn, struct mcast_msg *msg,
+			 struct mcast_group *g, bool all_files,
+			 struct mcast_file *skip);
+/* Takes the next message off @f's queue, or returns NULL; *dropped out. */
+struct mcast_rxent *mcast_file_dequeue(struct mcast_file *f, u32 *dropped);
+void mcast_rxent_free(struct mcast_rxent *e);
+bool mcast_file_readable(struct mcast_file *f);
+/* Frees what is still queued to @f, which nobody can queue to any more. */
+void mcast_file_purge(struct mcast_file *f);
+
+#endif /* MCAST_MSG_H */

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Events on the "mcast" family's events multicast group (notify.h): the
+ * node's own (member joins and leaves, receive queue overflows) and the
+ * data path's (a peer stopped answering, a destination is unreachable).
+ * Each is built only when someone in the node's netns listens.
+ */
+#include <net/genetlink.h>
+
+#include "net.h"
+#include "notify.h"
+
+/* genl.c's family while it is registered, else NULL: nothing is sent. */
+static const struct genl_family *mcast_notify_family;
+
+void mcast_notify_attach(const struct genl_family *family)
+{
+	WRITE_ONCE(mcast_notify_family, family);
+}
+
+void mcast_notify_detach(void)
+{
+	WRITE_ONCE(mcast_notify_family, NULL);
+}
+
+bool mcast_listening(struct mcast_net *mn)
+{
+	const struct genl_family *family = READ_ONCE(mcast_notify_family);
+
+	return family && genl_has_listeners(family, mn->net,
+					    MCAST_MCGRP_EVENTS_ID);
+}
+
+struct sk_buff *mcast_event_new(size_t size, u8 cmd, void **hdr)
+{
+	const struct genl_family *family = READ_ONCE(mcast_notify_family);
+	struct sk_buff *skb;
+
+	if (!family)
+		return NULL;
+	skb = genlmsg_new(size, GFP_KERNEL);
+	if (!skb)
+		return NULL;
+	*hdr = genlmsg_put(skb, 0, 0, family, 0, cmd);
+	if (!*hdr) {
+		nlmsg_free(skb);
+		return NULL;
+	}
+	return skb;
+}
+
+void mcast_event_send(struct mcast_net *mn, struct sk_buff *skb, void *hdr)
+{
+	const struct genl_family *family = READ_ONCE(mcast_notify_family);
+
+	genlmsg_end(skb, hdr);
+	if (!family) {
+		nlmsg_free(skb);
+		return;
+	}
+	genlmsg_multicast_netns(family, mn->net, skb, 0,
+				MCAST_MCGRP_EVENTS_ID, GFP_KERNEL);
+}
+
+static void mcast_notify_event(struct mcast_net *mn, u8 cmd, u32 group,
+			       pid_t tgid, u32 drops)
+{
+	struct sk_buff *skb;
+	struct nlattr *nest;
+	void *hdr;
+
+	if (!mcast_listening(mn))
+		return;
+	skb = mcast_event_new(NLMSG_GOODSIZE, cmd, &hdr);
+	if (!skb)
+		return;
+	nest = nla_nest_start(skb, MCAST_A_EVENT);
+	if (!nest ||
+	    (group && nla_put_u32(skb, MCAST_EVENT_A_GROUP, group)) ||
+	    nla_put_u32(skb, MCAST_EVENT_A_PID, tgid) ||
+	    (cmd == MCAST_CMD_OVERFLOW &&
+	     nla_put_u32(skb, MCAST_EVENT_A_DROPS, drops))) {
+		nlmsg_free(skb);
+		return;
+	}
+	nla_nest_end(skb, nest);
+	mcast_event_send(mn, skb, hdr);
+}
+
+void mcast_notify_data(struct mcast_net *mn, u8 cmd, u32 node, u32 group,
+		       u64 seq, int err)
+{
+	struct sk_buff *skb;
+	struct nlattr *nest;
+	void *hdr;
+
+	if (!mcast_listening(mn))
+		return;
+	skb = mcast_event_new(NLMSG_GOODSIZE, cmd, &hdr);
+	if (!skb)
+		return;
+	nest = nla_nest_start(skb, MCAST_A_EVENT);
+	if (!nest ||
+	    (group && nla_put_u32(skb, MCAST_EVENT_A_GROUP, group)) ||
+	    nla_put_u32(skb, MCAST_EVENT_A_NODE, node) ||
+	    nla_put_u64_64bit(skb, MCAST_EVENT_A_SEQ, seq, MCAST_EVENT_A_PAD) ||
+	    nla_put_u32(skb, MCAST_EVENT_A_ERRNO, err) ||
+	    nla_put_string(skb, MCAST_EVENT_A_MSG, cmd == MCAST_CMD_PEER_DOWN ?
+			   "peer stopped answering, its piece taken over" :
+			   "destination unreachable")) {
+		nlmsg_free(skb);
+		return;
+	}
+	nla_nest_end(skb, nest);
+	mcast_event_send(mn, skb, hdr);
+}
+
+void mcast_notify_member(struct mcast_net *mn, u8 cmd, u32 group, pid_t tgid)
+{
+	mcast_notify_event(mn, cmd, group, tgid, 0);
+}
+
+void mcast_notify_overflow(struct mcast_net *mn, u32 group, pid_t tgid,
+			   u32 drops)
+{
+	mcast_notify_event(mn, MCAST_CMD_OVERFLOW, group, tgid, drops);
+}

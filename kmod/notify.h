@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Events on the "mcast" family's events multicast group, in the node's
+ * netns.  The data path and the local half of the node call down into
+ * these; genl.c owns the family and lends it here while it is registered
+ * (before that, and after, nothing is sent).
+ */
+#ifndef MCAST_NOTIFY_H
+#define MCAST_NOTIFY_H
+
+#include <linux/types.h>
+#include <net/genetlink.h>
+
+struct mcast_net;
+
+enum {
+	MCAST_MCGRP_EVENTS_ID,
+};
+
+void mcast_notify_attach(const struct genl_family *family);
+void mcast_notify_detach(void);
+
+/* Someone in @mn's netns listens to the events group. */
+bool mcast_listening(struct mcast_net *mn);
+/* A new event message of @cmd, its header in *@hdr; NULL when out of memory. */
+struct sk_buff *mcast_event_new(size_t size, u8 cmd, void **hdr);
+/* Ends and sends an event mcast_event_new() began. */
+void mcast_event_send(struct mcast_net *mn, struct sk_buff *skb, void *hdr);
+
+/* A local member joined or left @group (MEMBER_JOIN, MEMBER_LEAVE). */
+void mcast_notify_member(struct mcast_net *mn, u8 cmd, u32 group, pid_t tgid);
+/* A file of process @tgid dropped its first message since its last read. */
+void mcast_notify_overflow(struct mcast_net *mn, u32 group, pid_t tgid,
+			   u32 drops);
+/* A data path event (PEER_DOWN, ERROR) about @node and message @seq. */
+void mcast_notify_data(struct mcast_net *mn, u8 cmd, u32 node, u32 group,
+		       u64 seq, int err);
+
+#endif /* MCAST_NOTIFY_H */
