@@ -58,9 +58,17 @@
 #     on the veths (MTU 1500) like a TCP segment
 #   - a TCG guest: compare methods by their ratios, not absolute times
 #
+# Where a small multicast's time goes (mcast only, after its timed runs,
+# PEERS_ANATOMY=0 to skip): 8-byte messages again, each method and
+# transport; per multicast, over all nodes: datagrams sent, received and
+# retransmitted (the nodes' counters), and the guest's context switches
+# and NET_RX softirqs.  (Not the function tracer or tracepoints: turning
+# them on live-patches kernel text, which locks a TCG guest's vCPUs up.)
+#
 # Knobs (environment; run.sh passes them on the kernel command line):
 # PEERS_TOPOS (comma-separated), PEERS_SIZES, PEERS_ITERS, PEERS_WARMUP,
-# PEERS_OMPI_ALGOS, PEERS_ONLY (of mcast,openmpi,mpich,tipc).
+# PEERS_OMPI_ALGOS, PEERS_ONLY (of mcast,openmpi,mpich,tipc),
+# PEERS_ANATOMY.
 # The CSV is printed between "==== peers CSV begin" and "==== peers CSV
 # end" (run.sh saves it as build/bench-peers/peers.csv and plots it).
 # Exits non-zero if any method failed.
@@ -76,6 +84,9 @@ ITERS=${PEERS_ITERS:-10}
 WARMUP=${PEERS_WARMUP:-2}
 OMPI_ALGOS=${PEERS_OMPI_ALGOS:-default,binomial,knomial,pipeline,chain,scatter_allgather}
 ONLY=${PEERS_ONLY:-mcast,openmpi,mpich,tipc}
+ANATOMY=${PEERS_ANATOMY:-1}
+ANATOMY_ITERS=20
+ANATOMY_OUT=/tmp/peers.anatomy
 CSV=/tmp/peers.csv
 RUN_LOG=/tmp/peers.run
 rc=0
@@ -121,6 +132,78 @@ run_mcast() { # TOPO NODES TRANSPORT
 			record "$1 mcast-$3 $_meth $_s" mcast_bcast_run "$2" "$3" "$_meth" "$_s" "$ITERS"
 		done
 	done
+}
+
+# ---- where a small multicast's time goes
+
+# The sum over nodes 0..N-1 of the node counter NAME (mcastctl stats).
+node_counter_sum() { # N NAME
+	_i=0 _sum=0
+	while [ "$_i" -lt "$1" ]; do
+		_v=$(mcastbed exec "$_i" mcastctl -j stats show 2>/dev/null |
+			sed -n "s/.*\"$2\": *\([0-9]*\).*/\1/p" | head -n 1)
+		_sum=$((_sum + ${_v:-0}))
+		_i=$((_i + 1))
+	done
+	echo "$_sum"
+}
+
+# The guest's context switches, and NET_RX softirqs over all CPUs.
+guest_ctxt() { awk '/^ctxt / { print $2 }' /proc/stat; }
+guest_net_rx() { awk '$1 == "NET_RX:" { for (i = 2; i <= NF; i++) s += $i; print s }' /proc/softirqs; }
+
+# anatomy NODES TRANSPORT METHOD: one line of per-multicast counts
+anatomy() {
+	_n=$1 _tp=$2 _meth=$3
+	rm -f "$PEERS_TMP"/mcast.recv.*
+	_i=1 _logs=''
+	while [ "$_i" -lt "$_n" ]; do
+		mcastbed exec "$_i" mcastperf recv --idle 900 > "$PEERS_TMP/mcast.recv.$_i" 2>&1 &
+		_logs="$_logs $PEERS_TMP/mcast.recv.$_i"
+		_i=$((_i + 1))
+	done
+	# shellcheck disable=SC2086
+	wait_lines $((_n - 1)) receiving $_logs || echo "anatomy: not every receiver started" >&2
+	_tx0=$(node_counter_sum "$_n" tx_packets) _rx0=$(node_counter_sum "$_n" rx_packets)
+	_re0=$(node_counter_sum "$_n" retrans)
+	_cs0=$(guest_ctxt) _nr0=$(guest_net_rx)
+	mcastbed exec 0 mcastperf send --members "1-$((_n - 1))" --methods "$_meth" \
+		--sizes 8 --iters "$ANATOMY_ITERS" --csv > /dev/null
+	_rc=$?
+	_cs1=$(guest_ctxt) _nr1=$(guest_net_rx)
+	wait
+	_tx1=$(node_counter_sum "$_n" tx_packets) _rx1=$(node_counter_sum "$_n" rx_packets)
+	_re1=$(node_counter_sum "$_n" retrans)
+	# mcastperf sends 2 * iters + 2 messages (timed, back to back, probe, stop)
+	awk -v m=$((2 * ANATOMY_ITERS + 2)) -v what="$_n $_tp $_meth" \
+		-v tx=$((_tx1 - _tx0)) -v rx=$((_rx1 - _rx0)) -v re=$((_re1 - _re0)) \
+		-v cs=$((_cs1 - _cs0)) -v nr=$((_nr1 - _nr0)) -v d=$((_n - 1)) 'BEGIN {
+		printf "%-22s %8.1f %8.1f %8.1f %8.2f %8.1f %8.1f\n", what, tx / m,
+			rx / m, re / m, tx / m / d, cs / m, nr / m }'
+	return $_rc
+}
+
+run_anatomy() { # NODES TRANSPORT
+	[ "$ANATOMY" = 1 ] || return 0
+	mkdir -p "$PEERS_TMP"
+	for _meth in u-torus separate; do
+		anatomy "$1" "$2" "$_meth" >> "$ANATOMY_OUT" ||
+			{ echo "bench-peers: FAILED: anatomy $*"; rc=1; }
+	done
+	progress "nodes $1 mcast-$2 anatomy done"
+}
+
+anatomy_report() {
+	[ -s "$ANATOMY_OUT" ] || return 0
+	echo
+	echo "==== where an 8-byte multicast's time goes: per multicast, all nodes"
+	echo "(mcastperf completion mode, $ANATOMY_ITERS iterations; the nodes' counters:"
+	echo " datagrams sent, received, retransmitted, sent per destination; the"
+	echo " guest's context switches (each wake-up of a work item or process is"
+	echo " one) and NET_RX softirqs, over the whole mcastperf send)"
+	printf "%-22s %8s %8s %8s %8s %8s %8s\n" "nodes transport method" \
+		sent recv retrans "per-dest" ctxsw net_rx
+	cat "$ANATOMY_OUT"
 }
 
 run_mpi() { # TOPO NODES
@@ -187,6 +270,7 @@ report() {
 		echo "(latency and CPU: below 1 mcast is faster/cheaper; throughput: above 1 mcast is faster)"
 		ratios "$_ref"
 	done
+	anatomy_report
 	echo
 	echo "==== CPU per multicast (us of guest CPU, all nodes) and median latency (us)"
 	awk -F, 'NR > 1 { printf "%5s %8s  %-26s %12s %12s\n", $3, $5, $1 "/" $2, $11, $7 }' "$CSV"
@@ -217,7 +301,10 @@ for topo in $(echo "$TOPOS" | tr , ' '); do
 			rc=1
 			continue
 		fi
-		! wanted mcast || run_mcast "$topo" "$n" "$tp"
+		if wanted mcast; then
+			run_mcast "$topo" "$n" "$tp"
+			run_anatomy "$n" "$tp"
+		fi
 		# the other peers on the last transport's testbed (mcast idle)
 		if [ "$tp" = "$last" ]; then
 			if wanted openmpi || wanted mpich; then
