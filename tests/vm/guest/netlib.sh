@@ -18,6 +18,12 @@ W=/tmp/net_utorus
 rm -rf "$W"
 mkdir -p "$W"
 
+# the transport node $1 of the testbed uses (udp, tcp)
+node_transport() {
+	mcastbed exec "$1" mcastctl -j node show |
+		sed -n 's/.*"transport": *"\([a-z0-9_-]*\)".*/\1/p'
+}
+
 # the radices of $TOPO (torus:AxBxC[:uni|:bi], or torus:N for a bridge),
 # highest dimension first, as "A B C"
 topo_dims() {
