@@ -8,7 +8,7 @@
  * Transports register by name (as RDS's rds_trans_register and TIPC's
  * media do); mcast.ko registers "udp" and "tcp" itself, and another module
  * can register more (its owner is pinned while a node uses it).  Each node
- * (netns) uses one, MCAST_NODE_A_TRANSPORT, "udp" by default; every node
+ * (netns) uses one, MCAST_NODE_A_TRANSPORT, "tcp" by default; every node
  * of a cluster must use the same one (the fragment size is the
  * transport's).
  *

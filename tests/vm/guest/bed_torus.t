@@ -206,8 +206,8 @@ run_ok "mcastbed up torus:2x2 --port 7500 --netem 'delay 1ms'" \
 	mcastbed up torus:2x2 --port 7500 --netem "delay 1ms"
 is "$(ip -n mcb3 -o link show | grep -c netem)" 2 "node 3's two links have netem"
 _port=$(mcastbed show | sed -n 's/.*, port \([0-9][0-9]*\).*/\1/p')
-_tp=$(mcastbed show | sed -n 's/.*, transport \([a-z]*\).*/\1/p')
-[ "$_tp" = tcp ] || _tp=udp
+_tp=$(mcastbed exec 2 mcastctl -j node show | sed -n 's/.*"transport": *"\([a-z]*\)".*/\1/p')
+[ "$_tp" = tcp ] || _tp=udp	# a mcastctl without transports: udp
 if [ "$_port" = 7500 ]; then
 	# the node's socket is bound to port 7500 (0x1D4C)
 	if ip netns exec mcb2 cat /proc/net/$_tp /proc/net/${_tp}6 2>/dev/null | grep -q ':1D4C '; then

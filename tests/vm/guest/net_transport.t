@@ -30,21 +30,21 @@ transport_of() {
 }
 run_ok "node set topology torus:4x4 coord 1,2" \
 	in_cfg mcastctl node set topology torus:4x4 coord 1,2
-is "$(transport_of)" udp "the default transport is udp"
-run_ok "node set transport tcp" in_cfg mcastctl node set transport tcp
-is "$(transport_of)" tcp "node show: transport tcp"
+is "$(transport_of)" tcp "the default transport is tcp"
+run_ok "node set transport udp" in_cfg mcastctl node set transport udp
+is "$(transport_of)" udp "node show: transport udp"
 out=$(in_cfg mcastctl node set transport nosuch 2>&1)
 is "$?" 4 "node set transport nosuch: the kernel refuses (exit 4)"
 case $out in
 *"no such transport"*) pass "node set transport nosuch: the kernel says why" ;;
 *) fail "node set transport nosuch: the kernel says why" "$out" ;;
 esac
-is "$(transport_of)" tcp "after the refusal the node still uses tcp"
+is "$(transport_of)" udp "after the refusal the node still uses udp"
 out=$(in_cfg mcastctl node set transport abcdefghijklmnopq 2>&1)
 is "$?" 1 "a 17-character transport name is refused by mcastctl"
-run_ok "node set transport udp port 7500" \
-	in_cfg mcastctl node set transport udp port 7500
-is "$(transport_of)" udp "back on udp"
+run_ok "node set transport tcp port 7500" \
+	in_cfg mcastctl node set transport tcp port 7500
+is "$(transport_of)" tcp "back on tcp"
 ip netns del tpcfg
 
 # ---- data over each transport

@@ -20,7 +20,7 @@
 N=4
 SIZES=8,64K,200K	# 200K: four TIPC pieces, MPI's segmented paths
 ITERS=3
-TP=${MCASTBED_TRANSPORT:-udp}
+TP=${MCASTBED_TRANSPORT:-tcp}	# the kernel's default
 LOG=/tmp/peers.smoke
 
 rmmod mcast 2>/dev/null
