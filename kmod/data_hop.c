@@ -329,6 +329,27 @@ static void mcast_tx_fail(struct mcast_net *mn, struct mcast_tx *tx)
 	mcast_job_check(mn, job);
 }
 
+/*
+ * A child that spoke during this timeout (for other transfers) is alive
+ * but overloaded, and one whose transport heard from it (TCP's ACKs while
+ * TCP retransmits our probe on a lossy link) is alive but late: either
+ * counts a quarter of a silent timeout, so load and loss do not pass for
+ * death, and a child that answers everything but this transfer still
+ * ends (a bug, not a hang).
+ */
+static bool mcast_peer_seems_alive(struct mcast_net *mn,
+				   const struct mcast_peer *p,
+				   const struct mcast_tx *tx)
+{
+	unsigned long since = jiffies - tx->rto;
+
+	if (!p)
+		return false;
+	if (time_in_range(p->heard, since, jiffies))
+		return true;
+	return mn->tp->peer_heard && mn->tp->peer_heard(mn, p, since);
+}
+
 void mcast_tx_timer(struct mcast_net *mn, struct mcast_tx *tx)
 {
 	struct mcast_peer *p;
@@ -356,15 +377,8 @@ void mcast_tx_timer(struct mcast_net *mn, struct mcast_tx *tx)
 		mcast_tx_progress(mn, tx);
 		return;
 	}
-	/*
-	 * A child that spoke during this timeout (for other transfers) is
-	 * alive but overloaded: that counts a quarter of a silent timeout, so
-	 * load does not pass for death, and a child that answers everything
-	 * but this transfer still ends (a bug, not a hang).
-	 */
 	p = xa_load(&mn->peers, tx->to);
-	tx->tries += p && time_in_range(p->heard, jiffies - tx->rto, jiffies) ?
-		     1 : 4;
+	tx->tries += mcast_peer_seems_alive(mn, p, tx) ? 1 : 4;
 	if (tx->tries > 4 * tx->max_tries) {
 		mcast_tx_fail(mn, tx);
 		return;

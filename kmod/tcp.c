@@ -416,6 +416,26 @@ broken:
 	return err;
 }
 
+/*
+ * @p's TCP acknowledged something on our connection at @since or later
+ * (rcv_tstamp: the last ACK received, in jiffies): @p is alive even if
+ * what we sent is still being retransmitted.  A dead peer sends no ACK.
+ */
+static bool mcast_tcp_peer_heard(struct mcast_net *mn,
+				 const struct mcast_peer *p,
+				 unsigned long since)
+{
+	struct mcast_tcp *t = mn->tp_priv;
+	struct mcast_tcp_conn *c = t ? xa_load(&t->out, p->id) : NULL;
+	struct sock *sk;
+
+	if (!c)
+		return false;
+	sk = c->sock->sk;
+	return READ_ONCE(sk->sk_state) == TCP_ESTABLISHED &&
+	       (s32)(READ_ONCE(tcp_sk(sk)->rcv_tstamp) - (u32)since) >= 0;
+}
+
 /* ------------------------------------------------------------- receiving */
 
 static int mcast_tcp_recv(struct socket *sock, void *buf, size_t len)
@@ -649,4 +669,5 @@ struct mcast_transport_ops mcast_tcp_transport = {
 	.close = mcast_tcp_close,
 	.xmit = mcast_tcp_xmit,
 	.rx = mcast_tcp_rx,
+	.peer_heard = mcast_tcp_peer_heard,
 };

@@ -61,6 +61,14 @@ struct mcast_transport_ops {
 	 * any other deferred work; returns @budget if more may be waiting.
 	 */
 	int (*rx)(struct mcast_net *mn, int budget);
+	/*
+	 * Optional: the transport itself heard from @p at @since (jiffies)
+	 * or later, e.g. a reliable transport's acknowledgements: @p is
+	 * alive, and its silence toward the data path is the transport's
+	 * delay (retransmitting on a lossy link), not @p's death.
+	 */
+	bool (*peer_heard)(struct mcast_net *mn, const struct mcast_peer *p,
+			   unsigned long since);
 };
 
 int mcast_transport_register(struct mcast_transport_ops *ops);
