@@ -109,6 +109,7 @@ struct mcw_hdr {
 #define MCAST_CWND_MIN		16	/* the node's window: unacked fragments */
 #define MCAST_CWND_INIT		128	/* of all its transfers together */
 #define MCAST_CWND_MAX		4096
+#define MCAST_BURST_MAX		64	/* DATA datagrams per ->xmit() */
 #define MCAST_PEER_TXS		16	/* transfers sending data to one peer */
 #define MCAST_TICK		max(1UL, msecs_to_jiffies(10))
 #define MCAST_IDLE_TICK		msecs_to_jiffies(1000)
@@ -190,6 +191,12 @@ struct mcast_held {
 	struct list_head link;
 	struct mcast_msg *msg;
 	u64 prev;
+};
+
+/* The node's scratch for a burst of DATA fragments (data_hop.c). */
+struct mcast_burst {
+	struct mcw_hdr hdr[MCAST_BURST_MAX];
+	struct kvec vec[3 * MCAST_BURST_MAX];
 };
 
 /* Send side: per stream, the last seq sent to each destination. */

@@ -17,33 +17,69 @@
 #include "compat.h"
 #include "schedule.h"
 
-static void mcast_tx_send_frag(struct mcast_net *mn, struct mcast_tx *tx,
-			       u32 i)
+/*
+ * Fills @h and @v (*@nv of them so far: up to 3 more) for fragment @i of
+ * @tx; returns the datagram's bytes.
+ */
+static size_t mcast_tx_frag_vec(struct mcast_net *mn, struct mcast_tx *tx,
+				u32 i, struct mcw_hdr *h, struct kvec *v,
+				size_t *nv)
 {
 	struct mcast_job *job = tx->job;
 	u32 fs = mcast_frag_size(mn);
 	u32 off = i * fs, end = min(tx->total, off + fs);
-	struct mcw_hdr h;
-	struct kvec v[3];
-	size_t nv = 1;
 
-	mcw_init(&h, mn, MCW_DATA, job->src, tx->xid, job->seq);
-	h.group = cpu_to_be32(job->group);
-	h.step = cpu_to_be32(tx->step);
-	h.msg_len = cpu_to_be32(job->msg_len);
-	h.count = cpu_to_be32(tx->len);
-	h.frag = cpu_to_be32(i);
-	v[0] = (struct kvec){ &h, sizeof(h) };
+	mcw_init(h, mn, MCW_DATA, job->src, tx->xid, job->seq);
+	h->group = cpu_to_be32(job->group);
+	h->step = cpu_to_be32(tx->step);
+	h->msg_len = cpu_to_be32(job->msg_len);
+	h->count = cpu_to_be32(tx->len);
+	h->frag = cpu_to_be32(i);
+	v[(*nv)++] = (struct kvec){ h, sizeof(*h) };
 	if (off < tx->plen)
-		v[nv++] = (struct kvec){ tx->pbuf + off,
-					 min(end, tx->plen) - off };
+		v[(*nv)++] = (struct kvec){ tx->pbuf + off,
+					    min(end, tx->plen) - off };
 	if (end > tx->plen) {
 		u32 d0 = max(off, tx->plen) - tx->plen;
 
-		v[nv++] = (struct kvec){ job->msg->data + d0,
-					 end - tx->plen - d0 };
+		v[(*nv)++] = (struct kvec){ job->msg->data + d0,
+					    end - tx->plen - d0 };
 	}
-	if (mcast_xmit(mn, tx->to, v, nv, sizeof(h) + end - off))
+	return sizeof(*h) + end - off;
+}
+
+static void mcast_tx_send_frag(struct mcast_net *mn, struct mcast_tx *tx,
+			       u32 i)
+{
+	struct mcw_hdr h;
+	struct kvec v[3];
+	size_t nv = 0, len = mcast_tx_frag_vec(mn, tx, i, &h, v, &nv);
+
+	if (mcast_xmit(mn, tx->to, v, nv, len))
+		tx->lost = true;
+}
+
+/*
+ * Fragments @first to @first + @n - 1 of @tx in one ->xmit(): all but the
+ * last of the message are max_payload datagrams, so a transport with
+ * bursts (UDP GSO) sends them in one trip down the stack.
+ */
+static void mcast_tx_send_burst(struct mcast_net *mn, struct mcast_tx *tx,
+				u32 first, u32 n)
+{
+	struct mcast_burst *b = mn->burst;
+	size_t nv = 0, len = 0;
+	u32 k;
+
+	if (n == 1 || !b) {
+		for (k = 0; k < n; k++)
+			mcast_tx_send_frag(mn, tx, first + k);
+		return;
+	}
+	for (k = 0; k < n; k++)
+		len += mcast_tx_frag_vec(mn, tx, first + k, &b->hdr[k],
+					 b->vec, &nv);
+	if (mcast_xmit(mn, tx->to, b->vec, nv, len))
 		tx->lost = true;
 }
 
@@ -137,17 +173,34 @@ static void mcast_cwnd_cut(struct mcast_net *mn, const struct mcast_tx *tx)
 	mn->cwnd_acc = 0;
 }
 
+/* Fragments one ->xmit() may carry; the scratch for them on first use. */
+static u32 mcast_burst_max(struct mcast_net *mn)
+{
+	if (mn->tp->max_burst <= 1)
+		return 1;
+	if (!mn->burst)
+		mn->burst = kmalloc(sizeof(*mn->burst),
+				    GFP_KERNEL | __GFP_NOWARN);
+	return mn->burst ? min_t(u32, mn->tp->max_burst, MCAST_BURST_MAX) : 1;
+}
+
 void mcast_tx_pump(struct mcast_net *mn, struct mcast_tx *tx)
 {
-	u32 ready = mcast_tx_ready(mn, tx);
+	u32 ready = mcast_tx_ready(mn, tx), max = mcast_burst_max(mn);
 
 	while (tx->next < ready && mcast_tx_may_send(mn, tx)) {
+		u32 first = tx->next;
+
 		if (tx->rtt_frag == U32_MAX) {
 			tx->rtt_frag = tx->next;
 			tx->rtt_sent = ktime_get();
 		}
-		mn->tx_out++;
-		mcast_tx_send_frag(mn, tx, tx->next++);
+		do {
+			mn->tx_out++;
+			tx->next++;
+		} while (tx->next - first < max && tx->next < ready &&
+			 mcast_tx_may_send(mn, tx));
+		mcast_tx_send_burst(mn, tx, first, tx->next - first);
 	}
 }
 

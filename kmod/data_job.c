@@ -43,7 +43,8 @@ int mcast_xmit(struct mcast_net *mn, u32 to, struct kvec *v,
 		return -ENOENT;
 	err = mn->tp->xmit(mn, p, v, nv, len);
 	if (!err)
-		atomic64_inc(&mn->stats.tx_packets);
+		atomic64_add(DIV_ROUND_UP(len, mn->tp->max_payload),
+			     &mn->stats.tx_packets);
 	return err;
 }
 

@@ -199,5 +199,7 @@ void mcast_data_exit_net(struct mcast_net *mn)
 	xa_destroy(&mn->tx_streams);
 	xa_destroy(&mn->rx_streams);
 	xa_destroy(&mn->rx_floor);
+	kfree(mn->burst);
+	mn->burst = NULL;
 	mutex_unlock(&mn->lock);
 }

@@ -34,6 +34,8 @@
 
 #include "topology.h"
 
+struct mcast_burst;
+
 #define MCAST_DEFAULT_PORT	7447
 #define MCAST_DEFAULT_RTO_MS	200
 #define MCAST_DEFAULT_RETRIES	6
@@ -151,6 +153,7 @@ struct mcast_net {
 	u32 cwnd_acc;			/* acks toward the next increase */
 	unsigned long cwnd_cut;		/* jiffies of the last decrease */
 	wait_queue_head_t send_wq;	/* senders waiting for room */
+	struct mcast_burst *burst;	/* NULL until the first burst */
 };
 
 /* net.c */

@@ -46,13 +46,21 @@ struct mcast_transport_ops {
 	struct module *owner;		/* NULL for mcast.ko's own */
 	u32 caps;			/* MCAST_TP_CAP_* */
 	u32 max_payload;		/* bytes in one datagram */
+	/*
+	 * Datagrams one ->xmit() may carry (0 or 1: one).  Above one, @len
+	 * may exceed max_payload: the bytes are then consecutive datagrams
+	 * of max_payload bytes each but the last, which the transport sends
+	 * in one trip down the stack (UDP: segmentation offload).
+	 */
+	u32 max_burst;
 	/* Opens the node's endpoint on @port, sets mn->tp_priv; 0 or -errno. */
 	int (*open)(struct mcast_net *mn, u16 port);
 	/* Closes it, clears mn->tp_priv: no ->rx() or kick after this. */
 	void (*close)(struct mcast_net *mn);
 	/*
-	 * Sends one datagram (@nvec pieces, @len bytes in all) to @p, without
-	 * blocking: -EAGAIN/-ENOBUFS when it cannot now (the caller retries).
+	 * Sends one datagram (@nvec pieces, @len bytes in all), or a burst of
+	 * them (max_burst), to @p without blocking: -EAGAIN/-ENOBUFS when it
+	 * cannot now (the caller retries); an error means none left.
 	 */
 	int (*xmit)(struct mcast_net *mn, const struct mcast_peer *p,
 		    struct kvec *vec, size_t nvec, size_t len);

@@ -8,6 +8,12 @@
  * node's mutex), and mcast.ko needs no module beyond the core kernel.
  *
  * No intermediate reception: the data path builds U-torus trees over it.
+ *
+ * Segmentation offload (UDP_SEGMENT on the socket): a burst of full
+ * datagrams to one peer goes down the stack as one skb, cut into
+ * datagrams by the NIC or, lacking that, once just before the driver.
+ * Receiving with UDP_GRO, such a burst (or datagrams a NIC's GRO merged)
+ * comes up in one read, which the receive work cuts at the segment size.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -16,6 +22,7 @@
 #include <linux/net.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
+#include <linux/udp.h>
 #include <net/ipv6.h>
 #include <net/sock.h>
 
@@ -23,13 +30,15 @@
 #include "transport.h"
 
 #define MCAST_UDP_PAYLOAD	1452	/* 1500 - IPv6 header - UDP header */
-#define MCAST_UDP_RXBUF		2048
+#define MCAST_UDP_RXBUF		(64 << 10)	/* a GRO burst, the largest UDP datagram */
 #define MCAST_UDP_SOCKBUF	(8 << 20)	/* a window of 16 transfers from a few peers */
+/* A burst's bytes stay within one IPv4 or IPv6 packet (65507 B of UDP). */
+#define MCAST_UDP_BURST		((0xffff - 20 - 8) / MCAST_UDP_PAYLOAD)
 
 struct mcast_udp {
 	struct socket *sock;
 	void (*saved_data_ready)(struct sock *sk);
-	u8 rxbuf[MCAST_UDP_RXBUF];
+	u8 *rxbuf;			/* MCAST_UDP_RXBUF bytes */
 };
 
 static void mcast_udp_data_ready(struct sock *sk)
@@ -43,23 +52,46 @@ static void mcast_udp_data_ready(struct sock *sk)
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
+/* The segment size of what a read returned: its UDP_GRO cmsg, or 0. */
+static int mcast_udp_gro_size(struct msghdr *m, const void *cbuf)
+{
+	struct cmsghdr *c;
+	int seg = 0;
+
+	m->msg_control = (void *)cbuf;	/* recvmsg advanced it */
+	for_each_cmsghdr(c, m)
+		if (c->cmsg_level == SOL_UDP && c->cmsg_type == UDP_GRO &&
+		    c->cmsg_len >= CMSG_LEN(sizeof(seg)))
+			memcpy(&seg, CMSG_DATA(c), sizeof(seg));
+	return seg;
+}
+
 static int mcast_udp_rx(struct mcast_net *mn, int budget)
 {
 	struct mcast_udp *u = mn->tp_priv;
-	struct msghdr m = { .msg_flags = MSG_DONTWAIT };
-	struct kvec v;
-	int i, n;
+	u64 cbuf[DIV_ROUND_UP(CMSG_SPACE(sizeof(int)), sizeof(u64))];
+	struct kvec v = { u->rxbuf, MCAST_UDP_RXBUF };
+	int i = 0, n, seg, off;
 
-	for (i = 0; i < budget; i++) {
-		v.iov_base = u->rxbuf;
-		v.iov_len = sizeof(u->rxbuf);
-		n = kernel_recvmsg(u->sock, &m, &v, 1, sizeof(u->rxbuf),
+	while (i < budget) {
+		struct msghdr m = {
+			.msg_control = cbuf,
+			.msg_controllen = sizeof(cbuf),
+		};
+
+		n = kernel_recvmsg(u->sock, &m, &v, 1, v.iov_len,
 				   MSG_DONTWAIT);
 		if (n < 0)
 			break;
-		mcast_data_rx(mn, u->rxbuf, n);
+		m.msg_controllen = sizeof(cbuf) - m.msg_controllen;
+		seg = mcast_udp_gro_size(&m, cbuf) ?: n;
+		/* No datagram of ours is longer: drop, do not truncate. */
+		if (seg > MCAST_UDP_PAYLOAD || (m.msg_flags & MSG_TRUNC))
+			continue;
+		for (off = 0; off < n; off += seg, i++)
+			mcast_data_rx(mn, u->rxbuf + off, min(seg, n - off));
 	}
-	return i;
+	return min(i, budget);
 }
 
 static void mcast_udp_close(struct mcast_net *mn)
@@ -78,7 +110,15 @@ static void mcast_udp_close(struct mcast_net *mn)
 	/* The receive work checks mn->tp_priv under mn->lock, held here. */
 	sock_release(u->sock);
 	mn->tp_priv = NULL;
+	kvfree(u->rxbuf);
 	kfree(u);
+}
+
+static int mcast_udp_set_int(struct socket *sock, int level, int name,
+			     int val)
+{
+	return sock->ops->setsockopt(sock, level, name, KERNEL_SOCKPTR(&val),
+				     sizeof(val));
 }
 
 static int mcast_udp_open(struct mcast_net *mn, u16 port)
@@ -95,6 +135,11 @@ static int mcast_udp_open(struct mcast_net *mn, u16 port)
 	u = kzalloc(sizeof(*u), GFP_KERNEL);
 	if (!u)
 		return -ENOMEM;
+	u->rxbuf = kvmalloc(MCAST_UDP_RXBUF, GFP_KERNEL);
+	if (!u->rxbuf) {
+		err = -ENOMEM;
+		goto fail;
+	}
 	err = sock_create_kern(mn->net, AF_INET6, SOCK_DGRAM, IPPROTO_UDP,
 			       &u->sock);
 	if (err)
@@ -105,6 +150,11 @@ static int mcast_udp_open(struct mcast_net *mn, u16 port)
 	sk->sk_sndbuf = MCAST_UDP_SOCKBUF;
 	sk->sk_userlocks |= SOCK_RCVBUF_LOCK | SOCK_SNDBUF_LOCK;
 	err = kernel_bind(u->sock, (struct sockaddr *)&sa, sizeof(sa));
+	if (!err)
+		err = mcast_udp_set_int(u->sock, SOL_UDP, UDP_SEGMENT,
+					MCAST_UDP_PAYLOAD);
+	if (!err)
+		err = mcast_udp_set_int(u->sock, SOL_UDP, UDP_GRO, 1);
 	if (err) {
 		sock_release(u->sock);
 		goto fail;
@@ -119,8 +169,34 @@ static int mcast_udp_open(struct mcast_net *mn, u16 port)
 	mcast_data_kick(mn);
 	return 0;
 fail:
+	kvfree(u->rxbuf);
 	kfree(u);
 	return err;
+}
+
+/*
+ * A burst the stack would not segment (a path MTU below 1500, a device
+ * without checksum offload): the same datagrams one by one.
+ */
+static int mcast_udp_xmit_each(struct socket *sock, struct msghdr *m,
+			       struct kvec *vec, size_t nvec, size_t len)
+{
+	struct iov_iter all;
+	int n = 0;
+
+	iov_iter_kvec(&all, WRITE, vec, nvec, len);
+	while (iov_iter_count(&all)) {
+		size_t seg = min_t(size_t, iov_iter_count(&all),
+				   MCAST_UDP_PAYLOAD);
+
+		m->msg_iter = all;
+		iov_iter_truncate(&m->msg_iter, seg);
+		n = sock_sendmsg(sock, m);
+		if (n < 0)
+			return n;
+		iov_iter_advance(&all, seg);
+	}
+	return 0;
 }
 
 static int mcast_udp_xmit(struct mcast_net *mn, const struct mcast_peer *p,
@@ -143,6 +219,9 @@ static int mcast_udp_xmit(struct mcast_net *mn, const struct mcast_peer *p,
 	else
 		ipv6_addr_set_v4mapped(p->addr.v4, &sa.sin6_addr);
 	n = kernel_sendmsg(u->sock, &m, vec, nvec, len);
+	if (len > MCAST_UDP_PAYLOAD && (n == -EINVAL || n == -EIO ||
+					n == -EMSGSIZE))
+		n = mcast_udp_xmit_each(u->sock, &m, vec, nvec, len);
 	return n < 0 ? n : 0;
 }
 
@@ -150,6 +229,7 @@ struct mcast_transport_ops mcast_udp_transport = {
 	.name = "udp",
 	.caps = 0,
 	.max_payload = MCAST_UDP_PAYLOAD,
+	.max_burst = MCAST_UDP_BURST,
 	.open = mcast_udp_open,
 	.close = mcast_udp_close,
 	.xmit = mcast_udp_xmit,

@@ -65,10 +65,16 @@
 # and NET_RX softirqs.  (Not the function tracer or tracepoints: turning
 # them on live-patches kernel text, which locks a TCG guest's vCPUs up.)
 #
+# Rate-limited links (PEERS_TBF=RATE, e.g. 200mbit): every interface of
+# every node sends through a tbf qdisc of that rate, for every method, and
+# the report adds each method's throughput as a fraction of RATE: since
+# mcast's throughput counts only messages every receiver acknowledged, it
+# is what the slowest receiver got.
+#
 # Knobs (environment; run.sh passes them on the kernel command line):
 # PEERS_TOPOS (comma-separated), PEERS_SIZES, PEERS_ITERS, PEERS_WARMUP,
 # PEERS_OMPI_ALGOS, PEERS_ONLY (of mcast,openmpi,mpich,tipc),
-# PEERS_ANATOMY.
+# PEERS_ANATOMY, PEERS_TBF.
 # The CSV is printed between "==== peers CSV begin" and "==== peers CSV
 # end" (run.sh saves it as build/bench-peers/peers.csv and plots it).
 # Exits non-zero if any method failed.
@@ -85,6 +91,7 @@ WARMUP=${PEERS_WARMUP:-2}
 OMPI_ALGOS=${PEERS_OMPI_ALGOS:-default,binomial,knomial,pipeline,chain,scatter_allgather}
 ONLY=${PEERS_ONLY:-mcast,openmpi,mpich,tipc}
 ANATOMY=${PEERS_ANATOMY:-1}
+TBF=${PEERS_TBF:-}
 ANATOMY_ITERS=20
 ANATOMY_OUT=/tmp/peers.anatomy
 CSV=/tmp/peers.csv
@@ -206,6 +213,38 @@ anatomy_report() {
 	cat "$ANATOMY_OUT"
 }
 
+# Every interface but lo of nodes 0..N-1 sends through tbf at $TBF: a
+# bucket of 64 KiB (a GSO or TSO burst passes whole; tbf cuts bigger
+# ones) and 100 ms of queue.
+tbf_links() { # N
+	[ -n "$TBF" ] || return 0
+	_i=0
+	while [ "$_i" -lt "$1" ]; do
+		for _d in $(mcastbed exec "$_i" ip -o link show | awk -F': ' '{ sub(/@.*/, "", $2); print $2 }'); do
+			[ "$_d" = lo ] && continue
+			mcastbed exec "$_i" tc qdisc replace dev "$_d" root tbf \
+				rate "$TBF" burst 64kb latency 100ms || return 1
+		done
+		_i=$((_i + 1))
+	done
+}
+
+# TBF as bits per second (tc's units: kbit, mbit, gbit; bit if none)
+tbf_bps() {
+	echo "$TBF" | awk '{ r = $0 + 0; u = tolower($0); sub(/^[0-9.]+/, "", u)
+		m = u == "kbit" ? 1e3 : u == "mbit" ? 1e6 : u == "gbit" ? 1e9 : 1
+		printf "%.0f\n", r * m }'
+}
+
+tbf_report() {
+	[ -n "$TBF" ] || return 0
+	echo
+	echo "==== throughput as a fraction of the link rate ($TBF on every link)"
+	awk -F, -v bps="$(tbf_bps)" 'NR > 1 {
+		printf "%5s %8s  %-26s %8.1f MB/s %6.2f\n", $3, $5, $1 "/" $2, $10,
+			$10 * 8e6 / bps }' "$CSV"
+}
+
 run_mpi() { # TOPO NODES
 	if ! peers_host_setup || ! peers_net_setup "$2"; then
 		echo "bench-peers: FAILED: no host share or no mpi0: no MPI runs"
@@ -271,6 +310,7 @@ report() {
 		ratios "$_ref"
 	done
 	anatomy_report
+	tbf_report
 	echo
 	echo "==== CPU per multicast (us of guest CPU, all nodes) and median latency (us)"
 	awk -F, 'NR > 1 { printf "%5s %8s  %-26s %12s %12s\n", $3, $5, $1 "/" $2, $11, $7 }' "$CSV"
@@ -286,7 +326,8 @@ if mcastbed --help 2>&1 | grep -q -- --transport; then
 	TRANSPORTS="udp tcp"
 fi
 echo "bench-peers: topologies $TOPOS, sizes $SIZES, $ITERS iterations, $WARMUP warm-up," \
-	"Open MPI algorithms $OMPI_ALGOS, peers $ONLY, mcast transports $TRANSPORTS"
+	"Open MPI algorithms $OMPI_ALGOS, peers $ONLY, mcast transports $TRANSPORTS" \
+	"${TBF:+, links limited to $TBF}"
 
 for topo in $(echo "$TOPOS" | tr , ' '); do
 	n=$(nodes_of "$topo")
@@ -300,6 +341,10 @@ for topo in $(echo "$TOPOS" | tr , ' '); do
 			echo "bench-peers: FAILED: mcastbed up $topo $_opt"
 			rc=1
 			continue
+		fi
+		if ! tbf_links "$n"; then
+			echo "bench-peers: FAILED: tbf $TBF on $topo"
+			rc=1
 		fi
 		if wanted mcast; then
 			run_mcast "$topo" "$n" "$tp"

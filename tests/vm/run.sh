@@ -33,7 +33,8 @@ usage: tests/vm/run.sh [--kernel VER] [--keep] [--shell] [TEST...]
                 same testbeds (make bench-peers); writes build/bench-peers/
                 (output, CSV, plot).  Knobs, passed to the guest:
                 PEERS_TOPOS, PEERS_SIZES, PEERS_ITERS, PEERS_WARMUP,
-                PEERS_OMPI_ALGOS, PEERS_ONLY (see tests/vm/bench_peers.sh)
+                PEERS_OMPI_ALGOS, PEERS_ONLY, PEERS_TBF, PEERS_ANATOMY (see
+                tests/vm/bench_peers.sh)
   TEST          guest tests to run, e.g. module_load (default: all of
                 tests/vm/guest/*.t)
 
@@ -465,7 +466,7 @@ run_shell() {
 # line (the kernel hands NAME=VALUE words to init as environment).
 peers_knobs() {
 	local k v
-	for k in PEERS_TOPOS PEERS_SIZES PEERS_ITERS PEERS_WARMUP PEERS_OMPI_ALGOS PEERS_ONLY; do
+	for k in PEERS_TOPOS PEERS_SIZES PEERS_ITERS PEERS_WARMUP PEERS_OMPI_ALGOS PEERS_ONLY PEERS_TBF PEERS_ANATOMY; do
 		v=${!k:-}
 		[ -z "$v" ] || EXTRA_APPEND+=" $k=$v"
 	done

@@ -27,6 +27,11 @@ lossy() {
 		return
 	fi
 	pass "mcastbed up $_spec --netem '$_netem'"
+	# TCP backs off exponentially on a segment lost twice: under 5 %
+	# loss and 25 % reordering one completion-mode send has taken 25 s,
+	# and receivers would stop waiting between two messages
+	IDLE=20000
+	[ "$(node_transport 0)" = tcp ] && IDLE=90000
 	_mem=$(random_nodes 7 "$4")
 	_coords=''
 	for _u in $_mem; do

@@ -10,7 +10,7 @@
 # the node mcastctl plan shows; and mcast.ko unloads with the testbed
 # (and the TCP connections) still up.  The rest of the VM suite runs on
 # one transport per kernel (tests/vm/run.sh): this test covers both on
-# every kernel.
+# every kernel.  On UDP, the segmentation and receive offloads work.
 
 # shellcheck source=tests/vm/guest/tap.sh
 . /tests/tap.sh
@@ -47,6 +47,41 @@ run_ok "node set transport tcp port 7500" \
 is "$(transport_of)" tcp "back on tcp"
 ip netns del tpcfg
 
+# UDP datagrams NODE's netns sent or received (FIELD OutDatagrams or
+# InDatagrams, IPv4 and IPv6): one per skb, so a GSO burst counts once
+udp_mib() { # NODE FIELD
+	mcastbed exec "$1" cat /proc/net/snmp /proc/net/snmp6 | awk -v f="$2" '
+		$1 == "Udp:" && !h { for (i = 2; i <= NF; i++) if ($i == f) c = i; h = 1; next }
+		$1 == "Udp:" { s += $c }
+		$1 == "Udp6" f { s += $2 }
+		END { print s + 0 }'
+}
+
+# the node's netstats counter NAME (mcast_probe stats)
+netstat_of() { # NODE NAME
+	mcastbed exec "$1" mcast_probe stats | sed -n 's/^netstats //p' |
+		tr ' ' '\n' | sed -n "s/^$2=//p"
+}
+
+# over UDP, bursts of full datagrams leave in one send (UDP_SEGMENT) and
+# arrive in one read (UDP_GRO): after a 1 MiB round, node 0 (the source)
+# sent several datagrams per UDP send and the nodes read several per read
+udp_offloads() {
+	_dg=$(netstat_of 0 tx_packets) _sk=$(udp_mib 0 OutDatagrams)
+	[ "$_sk" -gt 0 ] && [ "$_dg" -ge $((4 * _sk)) ] &&
+		pass "udp: segmentation offload: node 0 sent $_dg datagrams in $_sk UDP sends" ||
+		fail "udp: segmentation offload: node 0 sent 4 datagrams per UDP send" "$_dg in $_sk"
+	_dg=0 _sk=0 _u=0
+	while [ "$_u" -lt "$N" ]; do
+		_dg=$((_dg + $(netstat_of "$_u" rx_packets)))
+		_sk=$((_sk + $(udp_mib "$_u" InDatagrams)))
+		_u=$((_u + 1))
+	done
+	[ "$_sk" -gt 0 ] && [ "$_dg" -ge $((2 * _sk)) ] &&
+		pass "udp: receive offload: the nodes read $_dg datagrams in $_sk UDP reads" ||
+		fail "udp: receive offload: the nodes read 2 datagrams per UDP read" "$_dg in $_sk"
+}
+
 # ---- data over each transport
 N=16 TOPO=torus:4x4:uni
 for TP in udp tcp; do
@@ -61,6 +96,7 @@ for TP in udp tcp; do
 	members 1 9 31
 	# 1 fragment of either; many of udp, 3 of tcp; 1 MiB
 	round "$TP: group 1 from node 0" 0 g:1 "$MEM" 0,1400,150000,1048576
+	[ "$TP" != udp ] || udp_offloads
 	src=$(random_nodes 1 32)
 	round "$TP: group 1 from node $src, completion mode" "$src" g:1 \
 		"$MEM" 70000 wait
