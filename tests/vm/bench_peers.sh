@@ -320,6 +320,7 @@ report() {
 
 echo "$PEERS_CSV_HEADER" > "$CSV"
 modprobe veth 2>/dev/null
+[ -z "$TBF" ] || modprobe sch_tbf
 insmod "$MCAST_KO" || exit 1
 TRANSPORTS=default
 if mcastbed --help 2>&1 | grep -q -- --transport; then
@@ -345,6 +346,8 @@ for topo in $(echo "$TOPOS" | tr , ' '); do
 		if ! tbf_links "$n"; then
 			echo "bench-peers: FAILED: tbf $TBF on $topo"
 			rc=1
+			mcastbed down > /dev/null
+			continue
 		fi
 		if wanted mcast; then
 			run_mcast "$topo" "$n" "$tp"

@@ -52,7 +52,7 @@ OUT=${VM_OUT:-$REPO/build/vm}
 
 # In-tree modules the guest tests may modprobe.  Their dependencies, and
 # mcast.ko's, are added from the kernel's modules.dep.
-IN_TREE_MODULES=(veth bridge sch_netem)
+IN_TREE_MODULES=(veth bridge sch_netem sch_tbf)
 # The peers of bench-peers: TIPC, the dummy interface the MPIs use, and the
 # 9p share of the host's root (Open MPI and MPICH run from it).
 IN_TREE_MODULES+=(tipc dummy 9p 9pnet_virtio virtio_pci)
