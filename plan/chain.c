@@ -87,6 +87,33 @@ int mc_chain_verify(const struct mc_torus *t, enum mc_order order,
 	return 0;
 }
 
+int mc_piece_verify(const struct mc_torus *t, enum mc_order order,
+		    const u32 *nodes, u32 len, const char **why)
+{
+	u32 i, wraps = 0;
+	int err = order_usable(t, order, why);
+
+	if (err)
+		return err;
+	for (i = 0; i < len; i++) {
+		if (nodes[i] >= t->nodes) {
+			if (why)
+				*why = "node outside the torus";
+			return -EINVAL;
+		}
+		if (i > 0 && chain_key(t, order, nodes[i - 1]) >=
+			     chain_key(t, order, nodes[i]))
+			wraps++;
+	}
+	if (wraps > 1 || (wraps && chain_key(t, order, nodes[len - 1]) >=
+				   chain_key(t, order, nodes[0]))) {
+		if (why)
+			*why = "not a rotated chain: a node repeats or is out of order";
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int mc_chain_rotate(const struct mc_torus *t, enum mc_order order,
 		    const u32 *nodes, u32 len, u32 src, struct mc_chain *c)
 {

@@ -43,6 +43,16 @@ int mc_chain_verify(const struct mc_torus *t, enum mc_order order,
 		    const u32 *nodes, u32 len, const char **why);
 
 /*
+ * Verify that @nodes could be a piece of a chain of @order: a run of it
+ * rotated to some node, i.e. nodes inside the torus, each strictly after
+ * the previous one in @order but for at most one wrap, and after a wrap
+ * still before the first (so no node repeats).  What a receiver checks
+ * of a piece it got from the network before it forwards along it.
+ */
+int mc_piece_verify(const struct mc_torus *t, enum mc_order order,
+		    const u32 *nodes, u32 len, const char **why);
+
+/*
  * Point @c at sorted chain @nodes rotated so @src comes first (an R-chain
  * or H-cycle with respect to @src).  O(log len).  -ENOENT if @src is absent.
  */

@@ -412,10 +412,76 @@ static void test_sort_u32(void)
 	is_int(bad, 0, "mc_sort_u32 = qsort on 300 arrays (duplicates, extremes, descending)");
 }
 
+/*
+ * mc_piece_verify: every run of a rotated chain, and what a takeover makes
+ * of one (a node dropped), is a piece; repeats, a second wrap and nodes
+ * outside the torus are not.
+ */
+static void test_piece(void)
+{
+	struct mc_torus t;
+	u32 a[36], run[36], n, len, i, j, k, bad = 0, runs = 0;
+	struct mc_chain c;
+	u32 rep[8] = { 1, 2, 1, 2, 1, 2, 1, 2 };
+	const char *why;
+
+	mk_regular(&t, 2, 6, MC_LINKS_UNI);
+	for (int o = MC_ORDER_DIM; o <= MC_ORDER_HAM; o++) {
+		srand(7 + o);
+		for (k = 0; k < 200; k++) {
+			len = 1 + rand() % 36;
+			for (i = 0, n = 0; i < 36 && n < len; i++)
+				if (rand() % 36 < (int)len)
+					a[n++] = i;
+			if (!n || mc_chain_sort(&t, (enum mc_order)o, a, n, NULL) ||
+			    mc_chain_rotate(&t, (enum mc_order)o, a, n,
+					    a[rand() % n], &c))
+				continue;
+			for (i = 0; i < n; i++)
+				for (j = i + 1; j <= n; j++) {
+					u32 m = 0, skip = i + rand() % (j - i);
+
+					for (u32 x = i; x < j; x++)
+						if (x == i || x != skip)
+							run[m++] = mc_chain_at(&c, x);
+					runs++;
+					bad += mc_piece_verify(&t, (enum mc_order)o,
+							       run, m, NULL) != 0;
+				}
+		}
+		is_int(bad, 0, "%s: mc_piece_verify accepts %u runs of rotated chains, with a node taken out",
+		       o == MC_ORDER_DIM ? "dim" : "ham", runs);
+		bad = runs = 0;
+		why = NULL;
+		ok(mc_piece_verify(&t, (enum mc_order)o, rep, 8, &why) < 0 && why,
+		   "%s: mc_piece_verify rejects [1,2,1,2,...] with a reason",
+		   o == MC_ORDER_DIM ? "dim" : "ham");
+		ok(mc_piece_verify(&t, (enum mc_order)o, rep, 3, NULL) < 0,
+		   "%s: mc_piece_verify rejects [1,2,1]", o == MC_ORDER_DIM ? "dim" : "ham");
+		a[0] = 5; a[1] = 5;
+		ok(mc_piece_verify(&t, (enum mc_order)o, a, 2, NULL) < 0,
+		   "%s: mc_piece_verify rejects [5,5]", o == MC_ORDER_DIM ? "dim" : "ham");
+		a[0] = 5; a[1] = 36;
+		ok(mc_piece_verify(&t, (enum mc_order)o, a, 2, NULL) < 0,
+		   "%s: mc_piece_verify rejects a node outside the torus",
+		   o == MC_ORDER_DIM ? "dim" : "ham");
+	}
+	a[0] = 9; a[1] = 20; a[2] = 3; a[3] = 7;
+	is_int(mc_piece_verify(&t, MC_ORDER_DIM, a, 4, NULL), 0,
+	       "dim: 9,20,3,7 (one wrap, back below the first) is a piece");
+	a[3] = 9;
+	ok(mc_piece_verify(&t, MC_ORDER_DIM, a, 4, NULL) < 0,
+	   "dim: 9,20,3,9 (wraps back to the first) is not");
+	a[0] = 9; a[1] = 3; a[2] = 20; a[3] = 2;
+	ok(mc_piece_verify(&t, MC_ORDER_DIM, a, 4, NULL) < 0,
+	   "dim: 9,3,20,2 (two wraps) is not");
+}
+
 int main(void)
 {
 	test_examples();
 	test_errors();
+	test_piece();
 	test_random();
 	test_sort_u32();
 	return done_testing();
