@@ -196,6 +196,12 @@ $(PROBE): $(B)/obj/tests/vm/guest-src/mcast_probe.o $(LIB)
 	$(quiet) LD $@
 	$(Q)$(CC) $(U_LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# ... and its forger of datagrams, which needs nothing of ours.
+FORGE := $(B)/mcast_forge
+$(FORGE): $(B)/obj/tests/vm/guest-src/mcast_forge.o
+	$(quiet) LD $@
+	$(Q)$(CC) $(U_LDFLAGS) -o $@ $^
+
 $(B)/mcastmon: $(MON_OBJS) $(LIB)
 	$(quiet) LD $@
 	$(Q)$(CC) $(U_LDFLAGS) -o $@ $^ $(NL_LIBS) $(LDLIBS)
@@ -288,7 +294,7 @@ userspace: $(PERF) $(BEDPEERS) $(BEDROUTES)
 
 .PHONY: all userspace lib libmcast mcastctl mcastmon examples benches
 all: userspace $(if $(HAVE_KDIR),module,module-skip)
-userspace: $(LIB) $(CTL) $(MON) $(PROBE) libmcast $(EXAMPLES) $(VMLTESTS) $(BENCHES)
+userspace: $(LIB) $(CTL) $(MON) $(PROBE) $(FORGE) libmcast $(EXAMPLES) $(VMLTESTS) $(BENCHES)
 lib: $(LIB)
 libmcast: $(MCL) $(MCL_LINKS) $(MCL_PC)
 mcastctl: $(CTL)

@@ -43,6 +43,10 @@
  * (ERROR event) and its piece taken over the same way.  Nodes that already
  * got the message from the dead child suppress the duplicate.
  *
+ * Trust: a datagram counts only from its sender's configured address
+ * (mcast_data_rx()), and a DATA only once its fields and length fit
+ * (before any state is made) and its piece is a run of an R-chain.
+ *
  * Memory is bounded: MCAST_RX_MEM_MAX bytes of reassembly per node and
  * MCAST_RX_PER_PEER transfers per parent; past them a fragment is not
  * acknowledged, so the parent retransmits later (back-pressure, never
@@ -204,6 +208,19 @@ struct mcast_tstream {
 	struct xarray last;
 	unsigned long used;		/* its last send */
 };
+
+/*
+ * Receiving jobs are keyed by (parent, xid) and streams by (src, group):
+ * two u32s in one xarray index, so the module is for 64-bit kernels.
+ */
+#if BITS_PER_LONG < 64
+#error "mcast.ko needs a 64-bit kernel: its xarray keys are two u32s"
+#endif
+
+static inline unsigned long mcast_key2(u32 hi, u32 lo)
+{
+	return (unsigned long)hi << 32 | lo;
+}
 
 static inline u32 mcast_frag_size(struct mcast_net *mn)
 {

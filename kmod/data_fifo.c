@@ -108,7 +108,7 @@ void mcast_streams_expire(struct mcast_net *mn)
 void mcast_rx_deliver(struct mcast_net *mn, struct mcast_msg *msg,
 		      u64 prev)
 {
-	unsigned long key = (unsigned long)msg->src_node << 32 | msg->group;
+	unsigned long key = mcast_key2(msg->src_node, msg->group);
 	struct mcast_rstream *st = xa_load(&mn->rx_streams, key);
 	struct mcast_held *hd, *pos;
 

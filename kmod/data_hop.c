@@ -524,14 +524,51 @@ static void mcast_tx_fast_retrans(struct mcast_net *mn, struct mcast_tx *tx)
 	atomic64_add(n, &mn->stats.fast_retrans);
 }
 
+/*
+ * The child acknowledges less than it did, in answer to our timeout (not
+ * a late ACK overtaken by a newer one): it lost the transfer (its memory
+ * of it expired while its DONE was lost, or it restarted).  Send again
+ * from where it is, as a new transfer would, or the probe would be
+ * answered by the same ACK for ever.
+ */
+static void mcast_tx_rewind(struct mcast_net *mn, struct mcast_tx *tx,
+			    u32 cum)
+{
+	struct mcast_peer *p = xa_load(&mn->peers, tx->to);
+
+	mn->tx_out -= tx->next - tx->nacked;
+	bitmap_clear(tx->acked, cum, tx->nfrags - cum);
+	tx->cum = cum;
+	tx->nacked = cum;
+	tx->next = cum;
+	tx->fast = cum;
+	tx->done_parts = 0;
+	tx->done_got = 0;
+	tx->rtt_frag = U32_MAX;
+	tx->lost = false;
+	if (!tx->active && !tx->queued) {
+		if (p && p->tx_active < MCAST_PEER_TXS) {
+			p->tx_active++;
+			tx->active = true;
+		} else {
+			tx->queued = true;	/* the timer starts it */
+		}
+	}
+	atomic64_inc(&mn->stats.rewinds);
+	mcast_tx_progress(mn, tx);
+	if (tx->active)
+		mcast_tx_pump(mn, tx);
+}
+
 void mcast_rx_ack(struct mcast_net *mn, const struct mcw_hdr *h,
 		  const void *body, size_t blen, u32 from)
 {
 	struct mcast_tx *tx = xa_load(&mn->txs, be32_to_cpu(h->xid));
 	u64 sack = blen >= 8 ? get_unaligned_be64(body) : 0;
-	u32 cum, i;
+	u32 cum, i, nacked;
 
-	if (!tx || tx->to != from)
+	/* a queued transfer has sent nothing: an ACK for it is no answer */
+	if (!tx || tx->to != from || tx->queued)
 		return;
 	if (h->flags & MCW_F_BUSY) {
 		/* Alive: back-pressure, not failure.  Try again later. */
@@ -540,6 +577,12 @@ void mcast_rx_ack(struct mcast_net *mn, const struct mcw_hdr *h,
 	}
 	cum = min(be32_to_cpu(h->cum), tx->nfrags);
 	cum = min(cum, tx->next);
+	if (cum < tx->cum) {
+		if (tx->tries)
+			mcast_tx_rewind(mn, tx, cum);
+		return;		/* else a late ACK: it says nothing new */
+	}
+	nacked = tx->nacked;
 	for (; tx->cum < cum; tx->cum++)
 		mcast_tx_mark(mn, tx, tx->cum);
 	if (be32_to_cpu(h->frag) < tx->next)
@@ -550,7 +593,12 @@ void mcast_rx_ack(struct mcast_net *mn, const struct mcw_hdr *h,
 			mcast_tx_mark(mn, tx, cum + i);
 	mcast_tx_rtt(mn, tx);
 	mcast_tx_fast_retrans(mn, tx);
-	mcast_tx_progress(mn, tx);
+	/*
+	 * Progress restarts the timeout: news, or a child holding it all
+	 * and busy with its subtree (its answer to our probe for DONE).
+	 */
+	if (tx->nacked != nacked || tx->nacked == tx->nfrags)
+		mcast_tx_progress(mn, tx);
 	mcast_tx_pump(mn, tx);
 	if (tx->nacked == tx->nfrags)
 		mcast_tx_inactive(mn, tx);	/* now only waits for DONE */

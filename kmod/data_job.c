@@ -111,7 +111,7 @@ void mcast_job_free(struct mcast_net *mn, struct mcast_job *job)
 		mcast_tx_free(mn, tx);
 	list_del(&job->ack_link);
 	if (!job->root)
-		xa_erase(&mn->rjobs, (unsigned long)job->parent << 32 | job->xid);
+		xa_erase(&mn->rjobs, mcast_key2(job->parent, job->xid));
 	if (job->state == JOB_RX) {
 		mn->rx_mem -= job->total;
 		mcast_peer_rx_jobs(mn, job->parent, -1);

@@ -5,10 +5,13 @@
  * bitmap, forwarding started as soon as the piece is in, local delivery
  * once the whole message is, and the dispatch of ACK and DONE.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/bitmap.h>
 #include <linux/jiffies.h>
 #include <linux/mm.h>
 
+#include "chain.h"
 #include "data.h"
 #include "msg.h"
 #include "compat.h"
@@ -60,36 +63,64 @@ void mcast_data_rx_flush(struct mcast_net *mn)
 EXPORT_SYMBOL_GPL(mcast_data_rx_flush);
 
 /*
- * The piece (the list at the head of the transfer) is here: forward it
- * while the message is still arriving.  A piece not headed by this node
- * was misaddressed: take the message, forward and deliver nothing.
+ * A piece this node cannot forward along (no memory, or not a run of an
+ * R-chain headed by this node: a confused or lying parent): deliver and
+ * forward nothing, and report every node of it failed, this one too, so
+ * the sender hears of each and a repeated id costs one entry, not a tree.
+ */
+static void mcast_job_reject_piece(struct mcast_net *mn, struct mcast_job *job,
+				   const char *why)
+{
+	u32 i, id;
+
+	kvfree(job->nodes);
+	kvfree(job->prevs);
+	job->nodes = NULL;
+	job->prevs = NULL;
+	if (strcmp(why, "out of memory")) {
+		atomic64_inc(&mn->stats.rx_malformed);
+		net_info_ratelimited("node %u: a piece from node %u: %s\n",
+				     mn->node_id, job->parent, why);
+	}
+	for (i = 0; i < job->count; i++) {
+		id = get_unaligned_be32(job->pbuf + i * MCW_ENTRY);
+		if (id < mn->torus.nodes)
+			mcast_job_add_failed(job, id);
+	}
+}
+
+/*
+ * The piece (the list at the head of the transfer) is here: check it and
+ * forward it while the message is still arriving.
  */
 static void mcast_job_start(struct mcast_net *mn, struct mcast_job *job)
 {
+	const char *why = "out of memory";
 	u32 i;
 
 	job->started = true;
 	job->nodes = kvmalloc_array(job->count, sizeof(u32), GFP_KERNEL);
 	job->prevs = kvmalloc_array(job->count, sizeof(u64), GFP_KERNEL);
-	if (!job->nodes || !job->prevs) {
-		/* Cannot forward: report the whole piece. */
-		kvfree(job->nodes);
-		kvfree(job->prevs);
-		job->nodes = NULL;
-		job->prevs = NULL;
-		for (i = 1; i < job->count; i++)
-			mcast_job_add_failed(job, get_unaligned_be32(job->pbuf +
-							i * MCW_ENTRY));
-		return;
+	if (job->nodes && job->prevs) {
+		for (i = 0; i < job->count; i++) {
+			job->nodes[i] = get_unaligned_be32(job->pbuf +
+							   i * MCW_ENTRY);
+			job->prevs[i] = get_unaligned_be64(job->pbuf +
+							   i * MCW_ENTRY + 4);
+		}
+		why = job->nodes[0] != mn->node_id ? "not headed by this node" :
+		      NULL;
+		if (!why)
+			mc_piece_verify(&mn->torus, MC_ORDER_DIM, job->nodes,
+					job->count, &why);
 	}
-	for (i = 0; i < job->count; i++) {
-		job->nodes[i] = get_unaligned_be32(job->pbuf + i * MCW_ENTRY);
-		job->prevs[i] = get_unaligned_be64(job->pbuf + i * MCW_ENTRY + 4);
+	if (why) {
+		mcast_job_reject_piece(mn, job, why);
+		return;
 	}
 	kvfree(job->pbuf);	/* the fragments holding it are all in */
 	job->pbuf = NULL;
-	if (job->nodes[0] == mn->node_id)
-		mcast_job_spread(mn, job, job->nodes, job->prevs, job->count);
+	mcast_job_spread(mn, job, job->nodes, job->prevs, job->count);
 }
 
 /* The whole transfer is here: deliver it locally. */
@@ -100,8 +131,8 @@ static void mcast_job_received(struct mcast_net *mn, struct mcast_job *job)
 	job->state = JOB_FWD;
 	kvfree(job->have);
 	job->have = NULL;
-	if (!job->nodes || job->nodes[0] != mn->node_id)
-		return;
+	if (!job->nodes)
+		return;		/* the piece was rejected */
 	job->msg->group = job->group;
 	job->msg->src_node = job->src;
 	job->msg->seq = job->seq;
@@ -126,17 +157,38 @@ static void mcast_job_advance(struct mcast_net *mn, struct mcast_job *job)
 	mcast_job_check(mn, job);
 }
 
+/*
+ * A DATA datagram, checked before any state is looked up or made: counts
+ * within bounds, the fragment inside its transfer and exactly as long as
+ * its place there.  Returns the transfer's fragment count, or 0.
+ */
+static u32 mcast_data_check(struct mcast_net *mn, const struct mcw_hdr *h,
+			    size_t blen)
+{
+	u32 count = be32_to_cpu(h->count), len = be32_to_cpu(h->msg_len);
+	u32 frag = be32_to_cpu(h->frag), fs = mcast_frag_size(mn), nfrags;
+	u64 total, off;
+
+	if (!count || count > min_t(u32, MCAST_MAX_DESTS + 1, mn->torus.nodes) ||
+	    len > MCAST_MAX_MSG || be32_to_cpu(h->src) >= mn->torus.nodes)
+		return 0;
+	total = (u64)count * MCW_ENTRY + len;
+	nfrags = max_t(u32, 1, DIV_ROUND_UP(total, fs));
+	off = (u64)frag * fs;
+	if (frag >= nfrags || blen != min(total, off + fs) - off)
+		return 0;
+	return nfrags;
+}
+
 static struct mcast_job *mcast_job_new_rx(struct mcast_net *mn,
-					  const struct mcw_hdr *h, u32 from)
+					  const struct mcw_hdr *h, u32 from,
+					  u32 nfrags)
 {
 	u32 count = be32_to_cpu(h->count), len = be32_to_cpu(h->msg_len);
 	struct mcast_peer *p = xa_load(&mn->peers, from);
 	struct mcast_job *job;
-	u64 total;
+	u64 total = (u64)count * MCW_ENTRY + len;
 
-	if (!count || count > MCAST_MAX_DESTS + 1 || len > MCAST_MAX_MSG)
-		return NULL;
-	total = (u64)count * MCW_ENTRY + len;
 	if (mn->rx_mem + total > MCAST_RX_MEM_MAX ||
 	    p->rx_jobs >= MCAST_RX_PER_PEER)
 		return ERR_PTR(-ENOBUFS);	/* the parent tries again later */
@@ -155,13 +207,13 @@ static struct mcast_job *mcast_job_new_rx(struct mcast_net *mn,
 	job->msg_len = len;
 	job->count = count;
 	job->total = total;
-	job->nfrags = max_t(u32, 1, DIV_ROUND_UP(total, mcast_frag_size(mn)));
+	job->nfrags = nfrags;
 	job->have = kvcalloc(BITS_TO_LONGS(job->nfrags), sizeof(long),
 			     GFP_KERNEL);
 	job->pbuf = kvmalloc(count * MCW_ENTRY, GFP_KERNEL);
 	job->msg = mcast_msg_alloc(len);
 	if (!job->have || !job->pbuf || !job->msg ||
-	    xa_insert(&mn->rjobs, (unsigned long)from << 32 | job->xid, job,
+	    xa_insert(&mn->rjobs, mcast_key2(from, job->xid), job,
 		      GFP_KERNEL)) {
 		mcast_job_free_data(job);
 		mcast_obj_free(job, MCAST_OBJ_JOB);
@@ -184,21 +236,42 @@ static bool mcast_job_matches(const struct mcast_job *job,
 	       job->msg_len == be32_to_cpu(h->msg_len);
 }
 
+/*
+ * A duplicate for a finished job is answered by one ACK and, at most once
+ * per tick per peer, its DONE again (the parent's probe for a lost one):
+ * a peer that repeats itself gets no more back than it sends.
+ */
+static bool mcast_done_again(struct mcast_net *mn, u32 from)
+{
+	struct mcast_peer *p = xa_load(&mn->peers, from);
+
+	if (time_before(jiffies, p->done_again))
+		return false;
+	p->done_again = jiffies + MCAST_TICK;
+	return true;
+}
+
 static void mcast_rx_data(struct mcast_net *mn, const struct mcw_hdr *h,
 			  const u8 *body, size_t blen, u32 from)
 {
-	unsigned long key = (unsigned long)from << 32 | be32_to_cpu(h->xid);
-	struct mcast_job *job = xa_load(&mn->rjobs, key);
+	unsigned long key = mcast_key2(from, be32_to_cpu(h->xid));
 	u32 frag = be32_to_cpu(h->frag), fs = mcast_frag_size(mn);
+	u32 nfrags = mcast_data_check(mn, h, blen);
+	struct mcast_job *job;
 	u32 off, end, c;
 
+	if (!nfrags) {
+		atomic64_inc(&mn->stats.rx_malformed);
+		return;
+	}
+	job = xa_load(&mn->rjobs, key);
 	if (job && !mcast_job_matches(job, h)) {
 		/* The parent restarted and reused the id: that transfer is over. */
 		mcast_job_free(mn, job);
 		job = NULL;
 	}
 	if (!job) {
-		job = mcast_job_new_rx(mn, h, from);
+		job = mcast_job_new_rx(mn, h, from, nfrags);
 		if (!job)
 			return;
 		if (IS_ERR(job)) {
@@ -212,19 +285,15 @@ static void mcast_rx_data(struct mcast_net *mn, const struct mcw_hdr *h,
 			return;
 		}
 	}
-	if (frag >= job->nfrags)
-		return;
 	if (job->state != JOB_RX) {
 		atomic64_inc(&mn->stats.dups);
 		mcast_send_ack(mn, job, frag);
-		if (job->state == JOB_DONE)
+		if (job->state == JOB_DONE && mcast_done_again(mn, from))
 			mcast_send_done(mn, job);
 		return;
 	}
 	off = frag * fs;
 	end = min(job->total, off + fs);
-	if (blen != end - off)
-		return;
 	if (test_bit(frag, job->have)) {
 		atomic64_inc(&mn->stats.dups);
 		mcast_send_ack(mn, job, frag);
@@ -248,7 +317,22 @@ static void mcast_rx_data(struct mcast_net *mn, const struct mcw_hdr *h,
 	mcast_job_advance(mn, job);
 }
 
-void mcast_data_rx(struct mcast_net *mn, const void *buf, size_t len)
+/*
+ * Only a peer's own address speaks for it: anything else (a host that is
+ * no peer, or a peer naming another as the sender) could otherwise inject
+ * messages, move a stream's floor or complete transfers.
+ */
+static void mcast_rx_bad_src(struct mcast_net *mn,
+			     const struct sockaddr_in6 *sa, u32 from)
+{
+	atomic64_inc(&mn->stats.rx_bad_src);
+	net_info_ratelimited("node %u: dropped a datagram claiming node %u from [%pI6c]:%u\n",
+			     mn->node_id, from, &sa->sin6_addr,
+			     ntohs(sa->sin6_port));
+}
+
+void mcast_data_rx(struct mcast_net *mn, const struct sockaddr_in6 *sa,
+		   const void *buf, size_t len)
 {
 	const struct mcw_hdr *h = buf;
 	struct mcast_peer *p;
@@ -260,8 +344,10 @@ void mcast_data_rx(struct mcast_net *mn, const void *buf, size_t len)
 		return;
 	from = be32_to_cpu(h->from);
 	p = xa_load(&mn->peers, from);
-	if (!p)
-		return;		/* unknown sender: nowhere to answer */
+	if (!p || !mcast_peer_addr_is(p, sa)) {
+		mcast_rx_bad_src(mn, sa, from);
+		return;
+	}
 	p->down = false;
 	p->heard = jiffies;
 	switch (h->type) {

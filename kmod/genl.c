@@ -248,12 +248,21 @@ static int mcast_put_stats(struct sk_buff *skb, const struct mcast_stats *s,
 	     nla_put_u64_64bit(skb, MCAST_STATS_A_PEER_FAILS,
 			       atomic64_read(&s->peer_fails), MCAST_STATS_A_PAD) ||
 	     nla_put_u64_64bit(skb, MCAST_STATS_A_UNREACHED,
-			       atomic64_read(&s->unreached), MCAST_STATS_A_PAD)))
+			       atomic64_read(&s->unreached), MCAST_STATS_A_PAD) ||
+	     nla_put_u64_64bit(skb, MCAST_STATS_A_RX_BAD_SRC,
+			       atomic64_read(&s->rx_bad_src), MCAST_STATS_A_PAD) ||
+	     nla_put_u64_64bit(skb, MCAST_STATS_A_RX_MALFORMED,
+			       atomic64_read(&s->rx_malformed),
+			       MCAST_STATS_A_PAD) ||
+	     nla_put_u64_64bit(skb, MCAST_STATS_A_REWINDS,
+			       atomic64_read(&s->rewinds), MCAST_STATS_A_PAD)))
 		goto cancel;
 	if (mn &&
 	    (nla_put_u64_64bit(skb, MCAST_STATS_A_CWND, mn->cwnd,
 			       MCAST_STATS_A_PAD) ||
 	     nla_put_u64_64bit(skb, MCAST_STATS_A_UNACKED, mn->tx_out,
+			       MCAST_STATS_A_PAD) ||
+	     nla_put_u64_64bit(skb, MCAST_STATS_A_RX_MEM, mn->rx_mem,
 			       MCAST_STATS_A_PAD)))
 		goto cancel;
 	nla_nest_end(skb, nest);
@@ -264,7 +273,7 @@ cancel:
 }
 
 #define MCAST_STATS_SIZE (nla_total_size(0) + 2 * nla_total_size(4) + \
-			  15 * nla_total_size_64bit(8))
+			  19 * nla_total_size_64bit(8))
 
 /* ------------------------------------------------------- notifications */
 

@@ -6,6 +6,7 @@
  */
 #include <linux/slab.h>
 #include <linux/mm.h>
+#include <net/ipv6.h>
 #include <net/netns/generic.h>
 #include <net/net_namespace.h>
 
@@ -155,6 +156,33 @@ int mcast_group_leave(struct mcast_file *f, u32 group)
 out:
 	mutex_unlock(&mn->lock);
 	return err;
+}
+
+static bool mcast_peer_ip_is(const struct mcast_peer *p,
+			     const struct in6_addr *a)
+{
+	if (p->ipv6)
+		return ipv6_addr_equal(&p->addr.v6, a);
+	return ipv6_addr_v4mapped(a) && a->s6_addr32[3] == p->addr.v4;
+}
+
+bool mcast_peer_addr_is(const struct mcast_peer *p,
+			const struct sockaddr_in6 *sa)
+{
+	return mcast_peer_ip_is(p, &sa->sin6_addr) &&
+	       (!sa->sin6_port || ntohs(sa->sin6_port) == p->port);
+}
+
+bool mcast_addr_is_peer(struct mcast_net *mn, const struct sockaddr_in6 *sa)
+{
+	struct mcast_peer *p;
+	unsigned long id;
+
+	lockdep_assert_held(&mn->lock);
+	xa_for_each(&mn->peers, id, p)
+		if (mcast_peer_ip_is(p, &sa->sin6_addr))
+			return true;
+	return false;
 }
 
 void mcast_net_setup(struct mcast_net *mn, struct net *net)

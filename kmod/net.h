@@ -55,6 +55,9 @@ struct mcast_stats {
 	atomic64_t dups;
 	atomic64_t peer_fails;
 	atomic64_t unreached;
+	atomic64_t rx_bad_src;
+	atomic64_t rx_malformed;
+	atomic64_t rewinds;
 };
 
 struct mcast_peer {
@@ -71,6 +74,7 @@ struct mcast_peer {
 	u32 tx_active;		/* transfers to it sending data */
 	u32 srtt_us;		/* smoothed round trip time, 0: no sample */
 	u32 rttvar_us;		/* its mean deviation */
+	unsigned long done_again;	/* no DONE resent to it before then */
 };
 
 /* A group as this node knows it. */
@@ -163,6 +167,14 @@ struct mcast_net *mcast_net(const struct net *net);
 void mcast_net_setup(struct mcast_net *mn, struct net *net);
 void mcast_net_teardown(struct mcast_net *mn);
 void mcast_group_free(struct mcast_group *g);
+/*
+ * @sa is @p's configured address (and port, unless sin6_port is 0: the
+ * transport cannot vouch for one); IPv4 as v4-mapped IPv6.
+ */
+bool mcast_peer_addr_is(const struct mcast_peer *p,
+			const struct sockaddr_in6 *sa);
+/* Some peer of @mn has @sa's address (the port is not compared). */
+bool mcast_addr_is_peer(struct mcast_net *mn, const struct sockaddr_in6 *sa);
 /* Every local member of @g leaves it (with its event). */
 void mcast_group_drop_members(struct mcast_net *mn, struct mcast_group *g);
 /* Removes @g from the node (its local members leave) and frees it. */

@@ -8,9 +8,11 @@
  * Each node listens on its port (IPv6 wildcard, IPv4 mapped) and opens one
  * connection to each peer it sends to, on first use.  A connection carries
  * frames one way only (a node reads the connections it accepted), so two
- * nodes that start at once cannot race to connect, and nobody needs to
- * know who is at the other end of an accepted connection: every datagram
- * names its sender.  A frame is a be32 length, then the datagram.
+ * nodes that start at once cannot race to connect.  Every datagram names
+ * its sender; a connection is accepted only from a peer's address, and
+ * the data path checks each datagram's sender against that address (an
+ * outgoing connection's port is any, so not the port).  A frame is a be32
+ * length, then the datagram.
  *
  * Sending never blocks: a frame the socket cannot take now (connecting,
  * send buffer full, or taken only in part) waits in the connection's queue,
@@ -69,7 +71,8 @@ struct mcast_tcp_conn {
 	struct sockaddr_in6 to;
 	struct list_head queue;		/* struct mcast_tcp_frame */
 	u32 queued;
-	/* TCP_IN: the frame being read */
+	/* TCP_IN: whence (the address, port 0), the frame being read */
+	struct sockaddr_in6 from;
 	struct list_head in_link;	/* in t->in */
 	u8 lenbuf[4];
 	u32 lgot, flen, fgot;
@@ -490,7 +493,7 @@ static int mcast_tcp_read(struct mcast_tcp_conn *c, int budget)
 		if (n > 0)
 			c->fgot += n;
 		if (c->fgot == c->flen) {
-			mcast_data_rx(t->mn, buf, c->flen);
+			mcast_data_rx(t->mn, &c->from, buf, c->flen);
 			c->lgot = 0;
 			kvfree(c->fbuf);
 			c->fbuf = NULL;
@@ -513,14 +516,39 @@ static int mcast_tcp_read(struct mcast_tcp_conn *c, int budget)
 	return got;
 }
 
+/*
+ * Whence @sock's connection came, if from a peer's address: a host that
+ * is no peer gets no connection, and so no buffer (the data path then
+ * checks every frame's sender against this address).
+ */
+static bool mcast_tcp_from_peer(struct mcast_tcp *t, struct socket *sock,
+				struct sockaddr_in6 *sa)
+{
+	int n = kernel_getpeername(sock, (struct sockaddr *)sa);
+
+	if (n < (int)sizeof(*sa) || sa->sin6_family != AF_INET6)
+		return false;
+	sa->sin6_port = 0;	/* an outgoing connection's port is any */
+	if (mcast_addr_is_peer(t->mn, sa))
+		return true;
+	atomic64_inc(&t->mn->stats.rx_bad_src);
+	net_info_ratelimited("node %u: refused a connection from [%pI6c], no peer's address\n",
+			     t->mn->node_id, &sa->sin6_addr);
+	return false;
+}
+
 static void mcast_tcp_accept(struct mcast_tcp *t)
 {
 	struct mcast_tcp_conn *c;
+	struct sockaddr_in6 sa;
 	struct socket *sock;
 
 	while (!kernel_accept(t->listener->sock, &sock, O_NONBLOCK)) {
-		c = t->nin < MCAST_TCP_MAX_IN ?
+		c = t->nin < MCAST_TCP_MAX_IN &&
+		    mcast_tcp_from_peer(t, sock, &sa) ?
 		    mcast_tcp_conn_new(t, TCP_IN, sock) : NULL;
+		if (c)
+			c->from = sa;
 		if (!c) {
 			sock_no_linger(sock->sk);
 			sock_release(sock);

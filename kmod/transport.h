@@ -26,6 +26,7 @@
 #include <linux/list.h>
 #include <linux/module.h>
 #include <linux/types.h>
+#include <linux/in6.h>
 #include <linux/uio.h>
 #include <uapi/linux/mcast.h>
 
@@ -99,8 +100,13 @@ extern struct mcast_transport_ops mcast_tcp_transport;
  * data_work.c: from any context, the node has something for ->rx() to do.
  */
 void mcast_data_kick(struct mcast_net *mn);
-/* data_rx.c: one received datagram, under the node's mutex. */
-void mcast_data_rx(struct mcast_net *mn, const void *buf, size_t len);
+/*
+ * data_rx.c: one received datagram, under the node's mutex, and where it
+ * came from: dropped unless that is the configured address (and port,
+ * when @sa's is not 0) of the node the datagram names as its sender.
+ */
+void mcast_data_rx(struct mcast_net *mn, const struct sockaddr_in6 *sa,
+		   const void *buf, size_t len);
 /* data_rx.c: the end of a batch of them: sends the ACKs they owe. */
 void mcast_data_rx_flush(struct mcast_net *mn);
 /*

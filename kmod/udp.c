@@ -74,7 +74,10 @@ static int mcast_udp_rx(struct mcast_net *mn, int budget)
 	int i = 0, n, seg, off;
 
 	while (i < budget) {
+		struct sockaddr_in6 sa;
 		struct msghdr m = {
+			.msg_name = &sa,
+			.msg_namelen = sizeof(sa),
 			.msg_control = cbuf,
 			.msg_controllen = sizeof(cbuf),
 		};
@@ -86,10 +89,12 @@ static int mcast_udp_rx(struct mcast_net *mn, int budget)
 		m.msg_controllen = sizeof(cbuf) - m.msg_controllen;
 		seg = mcast_udp_gro_size(&m, cbuf) ?: n;
 		/* No datagram of ours is longer: drop, do not truncate. */
-		if (seg > MCAST_UDP_PAYLOAD || (m.msg_flags & MSG_TRUNC))
+		if (seg > MCAST_UDP_PAYLOAD || (m.msg_flags & MSG_TRUNC) ||
+		    sa.sin6_family != AF_INET6 || !sa.sin6_port)
 			continue;
 		for (off = 0; off < n; off += seg, i++)
-			mcast_data_rx(mn, u->rxbuf + off, min(seg, n - off));
+			mcast_data_rx(mn, &sa, u->rxbuf + off,
+				      min(seg, n - off));
 	}
 	return min(i, budget);
 }

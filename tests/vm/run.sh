@@ -52,12 +52,12 @@ OUT=${VM_OUT:-$REPO/build/vm}
 
 # In-tree modules the guest tests may modprobe.  Their dependencies, and
 # mcast.ko's, are added from the kernel's modules.dep.
-IN_TREE_MODULES=(veth bridge sch_netem sch_tbf)
+IN_TREE_MODULES=(veth bridge sch_netem sch_tbf sch_prio cls_u32 act_gact)
 # The peers of bench-peers: TIPC, the dummy interface the MPIs use, and the
 # 9p share of the host's root (Open MPI and MPICH run from it).
 IN_TREE_MODULES+=(tipc dummy 9p 9pnet_virtio virtio_pci)
 # Userspace programs, relative to build/, put in the guest's /usr/local/bin.
-GUEST_PROGS=(mcastctl mcastmon mcast_probe examples/mcast_hello libtest/lib_api
+GUEST_PROGS=(mcastctl mcastmon mcast_probe mcast_forge examples/mcast_hello libtest/lib_api
 	mcastperf mcastbed-peers mcastbed-routes)
 # The peers' harnesses (relative to build/), put there WITHOUT their
 # libraries: the MPI ones load the host's over the 9p share (peerslib.sh).

@@ -951,8 +951,12 @@ static const struct {
 	{ MCAST_STATS_A_DUPS, "dups" },
 	{ MCAST_STATS_A_PEER_FAILS, "peer_fails" },
 	{ MCAST_STATS_A_UNREACHED, "unreached" },
+	{ MCAST_STATS_A_RX_BAD_SRC, "rx_bad_src" },
+	{ MCAST_STATS_A_RX_MALFORMED, "rx_malformed" },
+	{ MCAST_STATS_A_REWINDS, "rewinds" },
 	{ MCAST_STATS_A_CWND, "cwnd" },
 	{ MCAST_STATS_A_UNACKED, "unacked" },
+	{ MCAST_STATS_A_RX_MEM, "rx_mem" },
 };
 
 #define STAT_KEYS_ALWAYS 5	/* the first ones: present in every reply */

@@ -370,6 +370,18 @@ enum mcast_stats_attr {
 	MCAST_STATS_A_FAST_RETRANS,	/* u64: of RETRANS, those sent on a
 					 * gap in the acknowledgements rather
 					 * than on a timeout */
+	MCAST_STATS_A_RX_BAD_SRC,	/* u64: datagrams dropped unread: their
+					 * source address is not the one
+					 * configured for the node they claim
+					 * to come from, or no peer's */
+	MCAST_STATS_A_RX_MALFORMED,	/* u64: datagrams (and pieces) dropped
+					 * as malformed: a field out of range,
+					 * a fragment of the wrong length, a
+					 * piece that is no rotated R-chain */
+	MCAST_STATS_A_RX_MEM,		/* u64: bytes held for messages being
+					 * reassembled (a gauge) */
+	MCAST_STATS_A_REWINDS,		/* u64: transfers sent again from where
+					 * a child that lost them was */
 
 	__MCAST_STATS_A_MAX,
 	MCAST_STATS_A_MAX = __MCAST_STATS_A_MAX - 1

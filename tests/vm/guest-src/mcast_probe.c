@@ -258,6 +258,41 @@ static uint64_t get_u64(const struct nlattr *a)
 	return v;
 }
 
+/* The node's data path counters, "-" for one the module does not have. */
+static void print_netstats(const struct nlattr *const *t)
+{
+	static const struct {
+		int attr;
+		const char *key;
+	} keys[] = {
+		{ MCAST_STATS_A_FWD_MSGS, "fwd_msgs" },
+		{ MCAST_STATS_A_TX_PACKETS, "tx_packets" },
+		{ MCAST_STATS_A_RX_PACKETS, "rx_packets" },
+		{ MCAST_STATS_A_RETRANS, "retrans" },
+		{ MCAST_STATS_A_FAST_RETRANS, "fast_retrans" },
+		{ MCAST_STATS_A_DUPS, "dups" },
+		{ MCAST_STATS_A_PEER_FAILS, "peer_fails" },
+		{ MCAST_STATS_A_UNREACHED, "unreached" },
+		{ MCAST_STATS_A_CWND, "cwnd" },
+		{ MCAST_STATS_A_UNACKED, "unacked" },
+		{ MCAST_STATS_A_RX_BAD_SRC, "rx_bad_src" },
+		{ MCAST_STATS_A_RX_MALFORMED, "rx_malformed" },
+		{ MCAST_STATS_A_RX_MEM, "rx_mem" },
+		{ MCAST_STATS_A_REWINDS, "rewinds" },
+	};
+	size_t i;
+
+	printf("netstats");
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (t[keys[i].attr])
+			printf(" %s=%llu", keys[i].key,
+			       (unsigned long long)get_u64(t[keys[i].attr]));
+		else
+			printf(" %s=-", keys[i].key);
+	}
+	printf("\n");
+}
+
 typedef void (*msg_cb)(const struct genlmsghdr *g, const void *attrs, int len,
 		       void *arg);
 
@@ -553,17 +588,7 @@ static void print_cb(const struct genlmsghdr *g, const void *attrs, int len,
 		       (unsigned long long)get_u64(t[MCAST_STATS_A_RX_DROPS]),
 		       get_u32(t[MCAST_STATS_A_FILES]));
 		if (t[MCAST_STATS_A_FWD_MSGS])
-			printf("netstats fwd_msgs=%llu tx_packets=%llu rx_packets=%llu retrans=%llu fast_retrans=%llu dups=%llu peer_fails=%llu unreached=%llu cwnd=%llu unacked=%llu\n",
-			       (unsigned long long)get_u64(t[MCAST_STATS_A_FWD_MSGS]),
-			       (unsigned long long)get_u64(t[MCAST_STATS_A_TX_PACKETS]),
-			       (unsigned long long)get_u64(t[MCAST_STATS_A_RX_PACKETS]),
-			       (unsigned long long)get_u64(t[MCAST_STATS_A_RETRANS]),
-			       (unsigned long long)get_u64(t[MCAST_STATS_A_FAST_RETRANS]),
-			       (unsigned long long)get_u64(t[MCAST_STATS_A_DUPS]),
-			       (unsigned long long)get_u64(t[MCAST_STATS_A_PEER_FAILS]),
-			       (unsigned long long)get_u64(t[MCAST_STATS_A_UNREACHED]),
-			       (unsigned long long)get_u64(t[MCAST_STATS_A_CWND]),
-			       (unsigned long long)get_u64(t[MCAST_STATS_A_UNACKED]));
+			print_netstats(t);
 	}
 }
 

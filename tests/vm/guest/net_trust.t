@@ -1,0 +1,180 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# Trust on the wire (docs/data-path.md, "Trust" and "Bounds"), over each
+# transport on a 2x2 torus where node 1 receives group 5.
+#
+# Who may speak: a datagram counts only if it comes from the configured
+# address (and, on UDP, port) of the node it names as its sender.
+# mcast_forge sends node 1 node 0's message with sequence number 2^62:
+# from node 3, which node 1 does not know as a peer; from node 2, a peer
+# naming node 0; on UDP from node 0's address but another port.  Nothing
+# forged is delivered, node 1 counts each in rx_bad_src, and node 0's real
+# message then still arrives, exactly once (before, the forged seq raised
+# node 0's stream floor and the real message was dropped as a duplicate
+# while its send reported success).
+#
+# What a peer may say: node 2, as itself (on UDP from its own port, over a
+# raw socket), sends 15 header-only DATA claiming 4 MiB messages (before:
+# 95 MB held), a piece that repeats node 1 (before: delivered, and
+# forwarded along the repeats), and 20 duplicates of a finished transfer,
+# with and without their body (before: an ACK and a DONE for each, before
+# any length check).  Node 1 holds no memory for them, counts them in
+# rx_malformed, delivers only the one good message, and answers the
+# duplicates with no more datagrams than came in.
+
+# shellcheck source=tests/vm/guest/tap.sh
+. /tests/tap.sh
+
+# shellcheck source=tests/vm/guest/netlib.sh
+. /tests/netlib.sh
+
+run_ok "insmod mcast.ko" insmod "$MCAST_KO"
+
+N=4 TOPO=torus:2x2
+BIG=4611686018427387904		# 2^62
+PORT=7447
+
+addr_of() { # NODE: its address on an mcastbed testbed
+	echo "10.77.$(($1 / 256)).$(($1 % 256))"
+}
+
+netstat_of() { # NODE NAME: a counter of mcast_probe stats
+	mcastbed exec "$1" mcast_probe stats | sed -n 's/^netstats //p' |
+		tr ' ' '\n' | sed -n "s/^$2=//p"
+}
+
+# B - A of two counters, or "none" when either is not a number (a counter
+# the module does not report)
+delta() { # A B
+	case "$1:$2" in
+	*[!0-9:]* | :* | *:) echo none ;;
+	*) echo $(($2 - $1)) ;;
+	esac
+}
+
+# forge NODE [ARGS..]: mcast_forge run on NODE, to node 1
+forge() {
+	_n=$1
+	shift
+	mcastbed exec "$_n" mcast_forge "$@"
+}
+
+# who may speak for node 0 (see the top)
+trust_sources() {
+	run_ok "$TP: node 1 forgets node 3" mcastbed exec 1 mcastctl peer del "$(coord 3)"
+	mcastbed exec 1 mcast_probe rx 5 3000 2 > "$W/rx.1" 2>&1 &
+	rxpid=$!
+	wait_lines 1 '^ready' "$W/rx.1" || fail "$TP: receiver ready" "$(cat "$W/rx.1")"
+	bad0=$(netstat_of 1 rx_bad_src)
+
+	fields="src=0 from=0 seq=$BIG group=5 piece=1:0 text=forged"
+	# shellcheck disable=SC2086
+	forge 3 $OPT "$(addr_of 1)" $PORT data xid=1 $fields > "$W/forge" 2>&1
+	# shellcheck disable=SC2086
+	run_ok "$TP: node 2 sends a datagram naming node 0" \
+		forge 2 $OPT "$(addr_of 1)" $PORT data xid=2 $fields
+	want=2
+	if [ "$TP" = udp ]; then
+		# shellcheck disable=SC2086
+		run_ok "$TP: node 0's address, another port, sends one" \
+			forge 0 sport=9999 "$(addr_of 1)" $PORT data xid=3 $fields
+		want=3
+	fi
+	sleep 1
+	bad1=$(netstat_of 1 rx_bad_src)
+	d=$(delta "$bad0" "$bad1")
+	[ "$d" != none ] && [ "$d" -ge "$want" ] &&
+		pass "$TP: node 1 counted $d datagrams or connections in rx_bad_src" ||
+		fail "$TP: node 1 counts the forgeries in rx_bad_src" \
+			"$bad0 -> $bad1, $want expected; forge from node 3: $(cat "$W/forge")"
+
+	out=$(mcastbed exec 0 mcast_probe tx g:5 100 wait=10000)
+	case $out in
+	*"rc=0 nfailed=0"*) pass "$TP: node 0's real send completes" ;;
+	*) fail "$TP: node 0's real send completes" "$out" ;;
+	esac
+	wait "$rxpid"
+	is "$(grep -c "seq=$BIG" "$W/rx.1")" 0 "$TP: nothing forged was delivered"
+	got=$(grep -c '^msg src=0 .* len=100 .*ok=1' "$W/rx.1")
+	[ "$got" = 1 ] && pass "$TP: node 0's real message arrived once" ||
+		fail "$TP: node 0's real message arrived once" "$(cat "$W/rx.1")"
+	run_ok "$TP: node 1 knows node 3 again" mcastbed exec 1 mcastctl peer add \
+		"$(coord 3)" addr "$(addr_of 3)" port $PORT
+}
+
+# node 2 speaking for itself: to node 1, as node 2, from node 2's port
+as_peer() { # FIELD=V..
+	# shellcheck disable=SC2086
+	forge 2 $PEER_OPT "$(addr_of 1)" $PORT data src=2 from=2 group=5 "$@"
+}
+
+# what a peer may say (see the top)
+trust_peer() {
+	PEER_OPT=tcp
+	[ "$TP" = tcp ] || PEER_OPT="raw sport=$PORT"
+	mcastbed exec 1 mcast_probe rx 5 60000 > "$W/rx.1" 2>&1 &
+	rxpid=$!
+	wait_lines 1 '^ready' "$W/rx.1" || fail "$TP: receiver ready" "$(cat "$W/rx.1")"
+	mal0=$(netstat_of 1 rx_malformed)
+	x=100
+	while [ $x -lt 115 ]; do
+		as_peer xid=$x seq=$x msg_len=4194304 count=1 > /dev/null 2>&1 ||
+			fail "$TP: mcast_forge header-only $x"
+		x=$((x + 1))
+	done
+	sleep 1
+	is "$(netstat_of 1 rx_mem)" 0 "$TP: 15 header-only DATA of 4 MiB messages: node 1 holds nothing"
+	mal1=$(netstat_of 1 rx_malformed)
+	is "$(delta "$mal0" "$mal1")" 15 "$TP: ... and counted 15 in rx_malformed"
+
+	tx0=$(netstat_of 1 tx_packets)
+	run_ok "$TP: node 2 sends a piece 1,3,1,3" \
+		as_peer xid=200 seq=200 piece=1:0,3:0,1:0,3:0 text=repeats
+	sleep 1
+	mal2=$(netstat_of 1 rx_malformed) tx1=$(netstat_of 1 tx_packets)
+	is "$(delta "$mal1" "$mal2")" 1 "$TP: node 1 rejected the piece (rx_malformed)"
+	d=$(delta "$tx0" "$tx1")
+	[ "$d" != none ] && [ "$d" -le 2 ] &&
+		pass "$TP: ... and sent $d datagrams for it (ACK, DONE), forwarding nothing" ||
+		fail "$TP: node 1 forwards nothing along a bad piece" "sent $d"
+
+	run_ok "$TP: node 2 sends one good message" \
+		as_peer xid=300 seq=300 piece=1:0 text=good
+	sleep 1
+	tx0=$(netstat_of 1 tx_packets) mal0=$(netstat_of 1 rx_malformed)
+	run_ok "$TP: node 2 repeats it 20 times" \
+		as_peer xid=300 seq=300 piece=1:0 text=good n=20
+	run_ok "$TP: ... and 20 times without its body" \
+		as_peer xid=300 seq=300 count=1 msg_len=4 n=20
+	sleep 1
+	tx1=$(netstat_of 1 tx_packets) mal1=$(netstat_of 1 rx_malformed)
+	d=$(delta "$tx0" "$tx1")
+	[ "$d" != none ] && [ "$d" -le 25 ] &&
+		pass "$TP: 40 duplicates of a finished transfer: node 1 answered $d datagrams" ||
+		fail "$TP: node 1 answers duplicates with one small ACK each at most" "sent $d"
+	is "$(delta "$mal0" "$mal1")" 20 "$TP: ... the 20 without a body counted in rx_malformed"
+	kill "$(sed -n 's/^ready .* pid=\([0-9]*\)$/\1/p' "$W/rx.1")" 2>/dev/null
+	wait "$rxpid"
+	is "$(grep -c '^msg src=2 seq=300 len=4 ' "$W/rx.1")" 1 "$TP: the good message delivered once"
+	is "$(grep -c '^msg ' "$W/rx.1")" 1 "$TP: nothing else delivered"
+}
+
+for TP in udp tcp; do
+	if ! _out=$(mcastbed up "$TOPO" --transport "$TP" 2>&1); then
+		fail "$TP: mcastbed up $TOPO --transport $TP" "$_out"
+		continue
+	fi
+	pass "$TP: mcastbed up $TOPO --transport $TP"
+	run_ok "$TP: group 5 is node 1" mcastbed group 5 "$(coord 1)"
+	OPT=''
+	[ "$TP" = udp ] || OPT=tcp
+	trust_sources
+	trust_peer
+	mcastbed down > /dev/null 2>&1
+done
+
+is "$(ip netns list | grep -c mcb)" 0 "no namespaces left"
+run_ok "rmmod mcast" rmmod mcast
+done_testing
+tap_exit
