@@ -154,6 +154,7 @@ struct mcast_job {
 	u32 nfailed, failcap;
 	bool trunc;
 	unsigned long stamp;
+	unsigned long done_again;	/* no DONE resent before then */
 	u64 bytes;
 	struct completion done;
 };

@@ -11,6 +11,7 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 
+#include "chain.h"
 #include "data.h"
 #include "notify.h"
 #include "msg.h"
@@ -605,6 +606,21 @@ void mcast_rx_ack(struct mcast_net *mn, const struct mcw_hdr *h,
 }
 
 /*
+ * A node the child reports failed: only one of the piece it was given
+ * (the child cannot speak for nodes it was never sent to; the rest of its
+ * word is taken, as a peer is trusted to forward what it got).
+ */
+static void mcast_done_failed(struct mcast_net *mn, struct mcast_tx *tx,
+			      u32 id)
+{
+	if (!mc_piece_has(tx->nodes, tx->len, id)) {
+		atomic64_inc(&mn->stats.rx_malformed);
+		return;
+	}
+	mcast_job_add_failed(tx->job, id);
+}
+
+/*
  * A DONE part: the child's subtree is finished; the failed list comes in
  * DIV_ROUND_UP(count, room) parts (at least one), each taken once.
  */
@@ -633,7 +649,7 @@ void mcast_rx_done(struct mcast_net *mn, const struct mcw_hdr *h,
 	first = part * room;
 	n = min(count - first, room);
 	for (i = 0; i < n && (i + 1) * 4 <= blen; i++)
-		mcast_job_add_failed(job, get_unaligned_be32(body + i * 4));
+		mcast_done_failed(mn, tx, get_unaligned_be32(body + i * 4));
 	if (i < n || h->flags & MCW_F_TRUNC)
 		job->trunc = true;
 	if (tx->done_got != GENMASK_ULL(parts - 1, 0)) {

@@ -238,16 +238,14 @@ static bool mcast_job_matches(const struct mcast_job *job,
 
 /*
  * A duplicate for a finished job is answered by one ACK and, at most once
- * per tick per peer, its DONE again (the parent's probe for a lost one):
- * a peer that repeats itself gets no more back than it sends.
+ * per tick, its DONE again (the parent's probe for a lost one): a peer
+ * that repeats itself gets no more back than it sends.
  */
-static bool mcast_done_again(struct mcast_net *mn, u32 from)
+static bool mcast_done_again(struct mcast_job *job)
 {
-	struct mcast_peer *p = xa_load(&mn->peers, from);
-
-	if (time_before(jiffies, p->done_again))
+	if (time_before(jiffies, job->done_again))
 		return false;
-	p->done_again = jiffies + MCAST_TICK;
+	job->done_again = jiffies + MCAST_TICK;
 	return true;
 }
 
@@ -288,7 +286,7 @@ static void mcast_rx_data(struct mcast_net *mn, const struct mcw_hdr *h,
 	if (job->state != JOB_RX) {
 		atomic64_inc(&mn->stats.dups);
 		mcast_send_ack(mn, job, frag);
-		if (job->state == JOB_DONE && mcast_done_again(mn, from))
+		if (job->state == JOB_DONE && mcast_done_again(job))
 			mcast_send_done(mn, job);
 		return;
 	}

@@ -1247,19 +1247,19 @@ static const struct genl_ops mcast_ops[] = {
 	},
 	{
 		.cmd = MCAST_CMD_NODE_SET,
-		.flags = GENL_UNS_ADMIN_PERM,
+		.flags = GENL_ADMIN_PERM,
 		.doit = mcast_node_set_doit,
 		MCAST_POLICY(mcast_node_req_policy),
 	},
 	{
 		.cmd = MCAST_CMD_PEER_NEW,
-		.flags = GENL_UNS_ADMIN_PERM,
+		.flags = GENL_ADMIN_PERM,
 		.doit = mcast_peer_new_doit,
 		MCAST_POLICY(mcast_peer_req_policy),
 	},
 	{
 		.cmd = MCAST_CMD_PEER_DEL,
-		.flags = GENL_UNS_ADMIN_PERM,
+		.flags = GENL_ADMIN_PERM,
 		.doit = mcast_peer_del_doit,
 		MCAST_POLICY(mcast_peer_req_policy),
 	},
@@ -1271,13 +1271,13 @@ static const struct genl_ops mcast_ops[] = {
 	},
 	{
 		.cmd = MCAST_CMD_GROUP_NEW,
-		.flags = GENL_UNS_ADMIN_PERM,
+		.flags = GENL_ADMIN_PERM,
 		.doit = mcast_group_new_doit,
 		MCAST_POLICY(mcast_group_req_policy),
 	},
 	{
 		.cmd = MCAST_CMD_GROUP_DEL,
-		.flags = GENL_UNS_ADMIN_PERM,
+		.flags = GENL_ADMIN_PERM,
 		.doit = mcast_group_del_doit,
 		MCAST_POLICY(mcast_group_req_policy),
 	},
@@ -1289,7 +1289,7 @@ static const struct genl_ops mcast_ops[] = {
 	},
 	{
 		.cmd = MCAST_CMD_GROUP_SET,
-		.flags = GENL_UNS_ADMIN_PERM,
+		.flags = GENL_ADMIN_PERM,
 		.doit = mcast_group_set_doit,
 		MCAST_POLICY(mcast_group_req_policy),
 	},

@@ -74,7 +74,6 @@ struct mcast_peer {
 	u32 tx_active;		/* transfers to it sending data */
 	u32 srtt_us;		/* smoothed round trip time, 0: no sample */
 	u32 rttvar_us;		/* its mean deviation */
-	unsigned long done_again;	/* no DONE resent to it before then */
 };
 
 /* A group as this node knows it. */

@@ -31,9 +31,19 @@
 
 #define MCAST_UDP_PAYLOAD	1452	/* 1500 - IPv6 header - UDP header */
 #define MCAST_UDP_RXBUF		(64 << 10)	/* a GRO burst, the largest UDP datagram */
-#define MCAST_UDP_SOCKBUF	(8 << 20)	/* a window of 16 transfers from a few peers */
 /* A burst's bytes stay within one IPv4 or IPv6 packet (65507 B of UDP). */
 #define MCAST_UDP_BURST		((0xffff - 20 - 8) / MCAST_UDP_PAYLOAD)
+
+/*
+ * Each node's UDP socket buffers, set past net.core.rmem_max/wmem_max
+ * (as a kernel socket may) because a window of 16 transfers from a few
+ * peers at once needs several MiB; 0 leaves the system's defaults.  Read
+ * when a node opens its socket.
+ */
+static unsigned int udp_sockbuf_kb = 8192;
+module_param(udp_sockbuf_kb, uint, 0644);
+MODULE_PARM_DESC(udp_sockbuf_kb,
+		 "each node's UDP send and receive buffer in KiB, past net.core.[rw]mem_max (default 8192; 0: the system's defaults)");
 
 struct mcast_udp {
 	struct socket *sock;
@@ -126,6 +136,19 @@ static int mcast_udp_set_int(struct socket *sock, int level, int name,
 				     sizeof(val));
 }
 
+static void mcast_udp_set_bufs(struct sock *sk, unsigned int kb)
+{
+	int bytes = min_t(unsigned int, kb, INT_MAX / 2 / 1024) * 1024;
+
+	if (!kb)
+		return;
+	lock_sock(sk);
+	WRITE_ONCE(sk->sk_rcvbuf, bytes);
+	WRITE_ONCE(sk->sk_sndbuf, bytes);
+	sk->sk_userlocks |= SOCK_RCVBUF_LOCK | SOCK_SNDBUF_LOCK;
+	release_sock(sk);
+}
+
 static int mcast_udp_open(struct mcast_net *mn, u16 port)
 {
 	struct sockaddr_in6 sa = {
@@ -151,9 +174,7 @@ static int mcast_udp_open(struct mcast_net *mn, u16 port)
 		goto fail;
 	sk = u->sock->sk;
 	sk->sk_ipv6only = false;
-	sk->sk_rcvbuf = MCAST_UDP_SOCKBUF;
-	sk->sk_sndbuf = MCAST_UDP_SOCKBUF;
-	sk->sk_userlocks |= SOCK_RCVBUF_LOCK | SOCK_SNDBUF_LOCK;
+	mcast_udp_set_bufs(sk, READ_ONCE(udp_sockbuf_kb));
 	err = kernel_bind(u->sock, (struct sockaddr *)&sa, sizeof(sa));
 	if (!err)
 		err = mcast_udp_set_int(u->sock, SOL_UDP, UDP_SEGMENT,

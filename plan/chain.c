@@ -114,6 +114,41 @@ int mc_piece_verify(const struct mc_torus *t, enum mc_order order,
 	return 0;
 }
 
+/*
+ * O(log len): the piece is nodes[0] and what follows it up to the wrap,
+ * all >= nodes[0], then the wrapped run, all below it; each part sorted.
+ */
+bool mc_piece_has(const u32 *nodes, u32 len, u32 id)
+{
+	u32 lo = 1, hi = len, mid;
+
+	if (!len)
+		return false;
+	while (lo < hi) {		/* lo: the first wrapped index */
+		mid = lo + (hi - lo) / 2;
+		if (nodes[mid] < nodes[0])
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	if (id >= nodes[0]) {
+		hi = lo;
+		lo = 0;
+	} else {
+		hi = len;
+	}
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (nodes[mid] == id)
+			return true;
+		if (nodes[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
 int mc_chain_rotate(const struct mc_torus *t, enum mc_order order,
 		    const u32 *nodes, u32 len, u32 src, struct mc_chain *c)
 {

@@ -412,6 +412,20 @@ static void test_sort_u32(void)
 	is_int(bad, 0, "mc_sort_u32 = qsort on 300 arrays (duplicates, extremes, descending)");
 }
 
+/* mc_piece_has against a linear search, for every node of the torus. */
+static u32 piece_has_wrong(const u32 *run, u32 m)
+{
+	u32 id, x, wrong = 0;
+	bool in;
+
+	for (id = 0; id < 36; id++) {
+		for (in = false, x = 0; x < m; x++)
+			in |= run[x] == id;
+		wrong += mc_piece_has(run, m, id) != in;
+	}
+	return wrong;
+}
+
 /*
  * mc_piece_verify: every run of a rotated chain, and what a takeover makes
  * of one (a node dropped), is a piece; repeats, a second wrap and nodes
@@ -420,7 +434,7 @@ static void test_sort_u32(void)
 static void test_piece(void)
 {
 	struct mc_torus t;
-	u32 a[36], run[36], n, len, i, j, k, bad = 0, runs = 0;
+	u32 a[36], run[36], n, len, i, j, k, bad = 0, runs = 0, has_bad = 0;
 	struct mc_chain c;
 	u32 rep[8] = { 1, 2, 1, 2, 1, 2, 1, 2 };
 	const char *why;
@@ -447,10 +461,14 @@ static void test_piece(void)
 					runs++;
 					bad += mc_piece_verify(&t, (enum mc_order)o,
 							       run, m, NULL) != 0;
+					if (o == MC_ORDER_DIM)
+						has_bad += piece_has_wrong(run, m);
 				}
 		}
 		is_int(bad, 0, "%s: mc_piece_verify accepts %u runs of rotated chains, with a node taken out",
 		       o == MC_ORDER_DIM ? "dim" : "ham", runs);
+		if (o == MC_ORDER_DIM)
+			is_int(has_bad, 0, "dim: mc_piece_has answers as a linear search for every node of those runs");
 		bad = runs = 0;
 		why = NULL;
 		ok(mc_piece_verify(&t, (enum mc_order)o, rep, 8, &why) < 0 && why,

@@ -225,7 +225,8 @@ struct mcast_uring_cmd {
  * Requests are validated in full before anything changes; every refusal
  * has an errno and an extack message (attribute ranges are checked by the
  * netlink core: -ERANGE, "integer out of range").  Mutating commands need
- * CAP_NET_ADMIN in the user namespace owning the network namespace; each
+ * CAP_NET_ADMIN in the initial user namespace (-EPERM otherwise, also for
+ * the root of a user namespace that owns the network namespace); each
  * network namespace is one node.
  *
  * NODE_SET: MCAST_A_NODE with KIND (torus), DIMS and COORD, LINKS

@@ -23,6 +23,10 @@
  *   mcast_probe raw CMD [hex-bytes]         a request with any payload
  *   mcast_probe info
  *   mcast_probe nobody CMD...               any CMD as uid/gid 65534
+ *   mcast_probe userns CMD...               any CMD as root of a new user
+ *                                           namespace (with a new netns):
+ *                                           root there, nothing outside;
+ *                                           exits 77 if the kernel refuses
  *   mcast_probe ioctl-errors GROUP          scenario checks, one line each:
  *   mcast_probe deliver GROUP NFILES        "PASS desc" / "FAIL desc: why"
  *   mcast_probe overflow GROUP
@@ -61,6 +65,7 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/mman.h>
@@ -1747,6 +1752,39 @@ static int cmd_hold(uint32_t group, int secs)
 	return failures ? 1 : 0;
 }
 
+/* Writes @s to the file @path (a /proc/self map), or dies. */
+static void write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0 || write(fd, s, strlen(s)) != (ssize_t)strlen(s))
+		die("%s: %s", path, strerror(errno));
+	close(fd);
+}
+
+/*
+ * The rest of the command in a new user namespace whose root is this
+ * user, and a new netns it owns: a container's root, without privilege
+ * in the initial namespace.
+ */
+static void enter_userns(void)
+{
+	unsigned int uid = getuid(), gid = getgid();
+	char map[64];
+
+	/* after a setuid the process is not dumpable: /proc/self is root's */
+	prctl(PR_SET_DUMPABLE, 1);
+	if (unshare(CLONE_NEWUSER | CLONE_NEWNET)) {
+		printf("skip: no user namespace: %s\n", strerror(errno));
+		exit(77);
+	}
+	write_file("/proc/self/setgroups", "deny");
+	snprintf(map, sizeof(map), "0 %u 1", uid);
+	write_file("/proc/self/uid_map", map);
+	snprintf(map, sizeof(map), "0 %u 1", gid);
+	write_file("/proc/self/gid_map", map);
+}
+
 /* ------------------------------------------------- network data path */
 
 /* The payload of a test message: a function of its source and length. */
@@ -2236,6 +2274,11 @@ int main(int argc, char **argv)
 		/* The rest of the command as an unprivileged user. */
 		if (setgroups(0, NULL) || setgid(65534) || setuid(65534))
 			die("setuid: %s", strerror(errno));
+		argv++;
+		argc--;
+	}
+	if (!strcmp(argv[1], "userns") && argc >= 3) {
+		enter_userns();
 		argv++;
 		argc--;
 	}

@@ -45,6 +45,17 @@ expect_out "rejected NODE_SETs changed nothing" "node kind=0" node-get
 # Mutating operations need CAP_NET_ADMIN; reading does not.
 expect_err "NODE_SET as an unprivileged user: EPERM" EPERM nobody node-set 4,4 1,2
 expect_out "NODE_GET as an unprivileged user works" "node kind=0" nobody node-get
+# ... in the initial user namespace: the root of a user namespace of its
+# own (a container's, or anyone's after unshare -Ur) may not configure the
+# node of a netns it owns, which would take a port and pin kernel memory.
+case $(mcast_probe nobody userns node-get 2>&1) in
+"skip: "*) skip "NODE_SET as root of an unprivileged user namespace" "no user namespaces" ;;
+*)
+	expect_err "NODE_SET as root of an unprivileged user namespace: EPERM" EPERM \
+		nobody userns node-set 4,4 1,2
+	expect_out "NODE_GET there works" "node kind=0" nobody userns node-get
+	;;
+esac
 
 # The node.
 run_ok "NODE_SET 4x4 unidirectional at (1,2)" mcast_probe node-set 4,4 1,2

@@ -147,7 +147,7 @@ all_send() {
 		_left=''
 		_u=0
 		while [ "$_u" -lt "$N" ]; do
-			mcastbed exec "$_u" mcast_probe stats | grep -q '^netstats .* unacked=0$' ||
+			mcastbed exec "$_u" mcast_probe stats | grep -qE '^netstats .* unacked=0( |$)' ||
 				_left="$_left $_u"
 			_u=$((_u + 1))
 		done
