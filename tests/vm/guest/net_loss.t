@@ -29,9 +29,10 @@ lossy() {
 	pass "mcastbed up $_spec --netem '$_netem'"
 	# TCP backs off exponentially on a segment lost twice: under 5 %
 	# loss and 25 % reordering one completion-mode send has taken 25 s,
-	# and receivers would stop waiting between two messages
-	IDLE=20000
-	[ "$(node_transport 0)" = tcp ] && IDLE=90000
+	# and three of each size over 30 s (the default wait), and receivers
+	# would stop waiting between two messages
+	IDLE=20000 _wait=wait
+	[ "$(node_transport 0)" = tcp ] && IDLE=90000 _wait=wait=90000
 	_mem=$(random_nodes 7 "$4")
 	_coords=''
 	for _u in $_mem; do
@@ -42,7 +43,7 @@ lossy() {
 	_src=$(random_nodes 1 $(($4 + 1)))
 	COUNT=3
 	round "$_spec '$_netem': group 1 from $_src, 3 of each size" "$_src" g:1 \
-		"$_mem" "$5" wait
+		"$_mem" "$5" "$_wait"
 	COUNT=1
 	_lst=$(random_nodes 6 $(($4 + 2)))
 	_src=$(random_nodes 1 $(($4 + 3)))
