@@ -61,40 +61,17 @@ int mc_chain_sort(const struct mc_torus *t, enum mc_order order, u32 *nodes,
 	return 0;
 }
 
-int mc_chain_verify(const struct mc_torus *t, enum mc_order order,
-		    const u32 *nodes, u32 len, const char **why)
+/*
+ * How many times @nodes fails to increase strictly in @order (a chain
+ * never does, a piece at most once, where it wraps), or -EINVAL for a
+ * node outside the torus.
+ */
+static int count_descents(const struct mc_torus *t, enum mc_order order,
+			  const u32 *nodes, u32 len, const char **why)
 {
+	int n = 0;
 	u32 i;
-	int err = order_usable(t, order, why);
 
-	if (err)
-		return err;
-	for (i = 0; i < len; i++) {
-		if (nodes[i] >= t->nodes) {
-			if (why)
-				*why = "node outside the torus";
-			return -EINVAL;
-		}
-		if (i > 0 && chain_key(t, order, nodes[i - 1]) >=
-			     chain_key(t, order, nodes[i])) {
-			if (why)
-				*why = order == MC_ORDER_HAM ?
-				       "not an H-chain: labels must strictly increase" :
-				       "not a dimension-ordered chain: nodes must strictly increase in <_d";
-			return -EINVAL;
-		}
-	}
-	return 0;
-}
-
-int mc_piece_verify(const struct mc_torus *t, enum mc_order order,
-		    const u32 *nodes, u32 len, const char **why)
-{
-	u32 i, wraps = 0;
-	int err = order_usable(t, order, why);
-
-	if (err)
-		return err;
 	for (i = 0; i < len; i++) {
 		if (nodes[i] >= t->nodes) {
 			if (why)
@@ -103,10 +80,38 @@ int mc_piece_verify(const struct mc_torus *t, enum mc_order order,
 		}
 		if (i > 0 && chain_key(t, order, nodes[i - 1]) >=
 			     chain_key(t, order, nodes[i]))
-			wraps++;
+			n++;
 	}
-	if (wraps > 1 || (wraps && chain_key(t, order, nodes[len - 1]) >=
-				   chain_key(t, order, nodes[0]))) {
+	return n;
+}
+
+int mc_chain_verify(const struct mc_torus *t, enum mc_order order,
+		    const u32 *nodes, u32 len, const char **why)
+{
+	int n = order_usable(t, order, why);
+
+	if (!n)
+		n = count_descents(t, order, nodes, len, why);
+	if (n <= 0)
+		return n;
+	if (why)
+		*why = order == MC_ORDER_HAM ?
+		       "not an H-chain: labels must strictly increase" :
+		       "not a dimension-ordered chain: nodes must strictly increase in <_d";
+	return -EINVAL;
+}
+
+int mc_piece_verify(const struct mc_torus *t, enum mc_order order,
+		    const u32 *nodes, u32 len, const char **why)
+{
+	int n = order_usable(t, order, why);
+
+	if (!n)
+		n = count_descents(t, order, nodes, len, why);
+	if (n < 0)
+		return n;
+	if (n > 1 || (n && chain_key(t, order, nodes[len - 1]) >=
+			   chain_key(t, order, nodes[0]))) {
 		if (why)
 			*why = "not a rotated chain: a node repeats or is out of order";
 		return -EINVAL;
