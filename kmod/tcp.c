@@ -44,7 +44,6 @@
 #define MCAST_TCP_MAX_IN	1024		/* accepted connections */
 #define MCAST_TCP_BACKLOG	256
 #define MCAST_TCP_USER_TIMEOUT	10000		/* ms */
-#define MCAST_TCP_LATE		5000		/* ms: TCP's silence while retrying */
 #define MCAST_TCP_KEEPIDLE	10		/* s */
 #define MCAST_TCP_KEEPINTVL	2
 #define MCAST_TCP_KEEPCNT	3
@@ -421,12 +420,9 @@ broken:
 }
 
 /*
- * @p is late, not dead, while our connection to it is up and either its
- * TCP acknowledged something at @since or later (rcv_tstamp: the last ACK
- * received, in jiffies), or TCP still holds data for it and heard from it
- * within MCAST_TCP_LATE: on a lossy link TCP's own backoff leaves seconds
- * of silence that are not death.  A dead peer is silent for good, and
- * counts as such MCAST_TCP_LATE after its last ACK.
+ * @p's TCP acknowledged something on our connection at @since or later
+ * (rcv_tstamp: the last ACK received, in jiffies): @p is alive even if
+ * what we sent is still being retransmitted.  A dead peer sends no ACK.
  */
 static bool mcast_tcp_peer_heard(struct mcast_net *mn,
 				 const struct mcast_peer *p,
@@ -434,21 +430,13 @@ static bool mcast_tcp_peer_heard(struct mcast_net *mn,
 {
 	struct mcast_tcp *t = mn->tp_priv;
 	struct mcast_tcp_conn *c = t ? xa_load(&t->out, p->id) : NULL;
-	struct tcp_sock *tp;
 	struct sock *sk;
-	bool retrying;
-	u32 rcv;
 
 	if (!c)
 		return false;
 	sk = c->sock->sk;
-	tp = tcp_sk(sk);
-	rcv = READ_ONCE(tp->rcv_tstamp);
-	retrying = READ_ONCE(tp->packets_out) &&
-		   (s32)((u32)jiffies - rcv) <
-		   (s32)msecs_to_jiffies(MCAST_TCP_LATE);
 	return READ_ONCE(sk->sk_state) == TCP_ESTABLISHED &&
-	       ((s32)(rcv - (u32)since) >= 0 || retrying);
+	       (s32)(READ_ONCE(tcp_sk(sk)->rcv_tstamp) - (u32)since) >= 0;
 }
 
 /* ------------------------------------------------------------- receiving */
