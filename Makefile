@@ -8,6 +8,7 @@
 #                        the VM tests of mcast.ko on every installed kernel
 #                        (VM=0 skips those)
 #   make vmcheck         the VM tests only (tests/vm/run.sh)
+#   make vmcheck-full    all of them on every kernel, not a subset on the 2nd
 #   make demo            a few `mcastctl plan` examples from the dissertation
 #   make demo-cluster    a 16-node torus cluster in a QEMU guest: multicasts,
 #                        receivers, steps, statistics (tests/vm/demo.sh)
@@ -304,9 +305,13 @@ benches: $(BENCHES)
 
 VM ?= 1
 
-.PHONY: check unit vmcheck
+.PHONY: check unit vmcheck vmcheck-full
 vmcheck: userspace
 	$(Q)tests/run.sh tests/vm/run.sh
+# Every VM test on every kernel (make check and vmcheck run the whole suite
+# on the first kernel and a subset on the others: tests/vm/run.sh).
+vmcheck-full: userspace
+	$(Q)VM_FULL=1 tests/run.sh tests/vm/run.sh
 unit: $(UNITS)
 check: $(UNITS) $(CTL) $(ACTL) $(MON) $(AMON) $(LTESTS) libmcast $(EXAMPLES) userspace
 	$(Q)VM_TESTS=$(VM) UNIT_DIR=$(B)/asan/unit LIBTEST_DIR=$(B)/asan/libtest \
