@@ -47,11 +47,14 @@
  * (mcast_data_rx()), and a DATA only once its fields and length fit
  * (before any state is made) and its piece is a run of an R-chain.
  *
- * Memory is bounded: MCAST_RX_MEM_MAX bytes of reassembly per node and
- * MCAST_RX_PER_PEER transfers per parent; past them a fragment is not
- * acknowledged, so the parent retransmits later (back-pressure, never
- * silent loss); the receiver answers such a fragment with a BUSY ack, so
- * the parent does not take a busy child for a dead one.  A sender has at
+ * State is bounded (the MCAST_*_MAX and *_PER_PEER constants below,
+ * docs/data-path.md "Bounds"): reassembly, live and finished jobs,
+ * forwarded and held messages, streams, each per peer and per node,
+ * checked before a transfer is taken; past a bound a fragment is answered
+ * BUSY and not acknowledged, so the parent retransmits later
+ * (back-pressure, never silent loss) without taking a busy child for a
+ * dead one.  Every transfer ends within transfer_lifetime_ms, its
+ * destinations reported failed if it has not finished.  A sender has at
  * most MCAST_INFLIGHT_MAX messages (MCAST_INFLIGHT_BYTES) in flight and
  * blocks (interruptibly) for room.  Streams idle for stream_idle_ms are
  * forgotten at both ends.
@@ -121,6 +124,16 @@ struct mcw_hdr {
 #define MCAST_RTO_BASE_MAX_MS	4000	/* cap of the measured RTO */
 #define MCAST_RX_MEM_MAX	(64u << 20)
 #define MCAST_RX_PER_PEER	32
+/* State a peer can make this node keep (past a bound: BUSY) */
+#define MCAST_JOBS_PER_PEER	256	/* its transfers received or forwarded */
+#define MCAST_JOBS_MAX		2048	/* ... everyone's */
+#define MCAST_DONE_MAX		4096	/* finished jobs remembered (past it
+					 * the oldest is forgotten early)
+					 */
+#define MCAST_MSG_MEM_MAX	(192u << 20)	/* forwarded and held bytes */
+#define MCAST_HELD_MAX		4096	/* messages held for FIFO order */
+#define MCAST_HELD_PER_PEER	1024	/* ... that came from one peer */
+#define MCAST_STREAMS_MAX	16384	/* (sender, group) streams */
 #define MCAST_INFLIGHT_MAX	64
 #define MCAST_INFLIGHT_BYTES	(16u << 20)
 #define MCAST_DONE_KEEP_MS	20000
@@ -131,7 +144,7 @@ enum mcast_job_state { JOB_RX, JOB_FWD, JOB_DONE };
 
 /* A node's part in one message: the root at the sender, else a receiver. */
 struct mcast_job {
-	struct list_head link;		/* mcast_net.jobs */
+	struct list_head link;		/* mcast_net.jobs, or .done_jobs */
 	struct list_head ack_link;	/* mcast_net.acks: an ACK is due */
 	u32 ack_frag;			/* the fragment it answers */
 	bool root;
@@ -155,6 +168,8 @@ struct mcast_job {
 	bool trunc;
 	unsigned long stamp;
 	unsigned long done_again;	/* no DONE resent before then */
+	bool counted;			/* in the node's and parent's jobs */
+	bool fwd_charged;		/* its msg_len is in mn->fwd_mem */
 	u64 bytes;
 	struct completion done;
 };
@@ -182,13 +197,19 @@ struct mcast_tx {
 					 */
 	bool queued;			/* waiting for room in the peer's window */
 	bool active;			/* counted in the peer's tx_active */
+	bool busy;			/* the child answered BUSY since the
+					 * last timeout
+					 */
+	unsigned long born;		/* jiffies: its lifetime starts */
 };
 
 /* Receive side FIFO state of one stream (sender, group). */
 struct mcast_rstream {
 	u64 last;			/* seq of the last delivered message */
+	unsigned long key;		/* its index in mn->rx_streams */
+	struct list_head lru;		/* mn->rx_lru */
+	struct list_head held_link;	/* mn->held_streams, while it holds */
 	struct list_head held;		/* struct mcast_held, by seq */
-	unsigned long since;
 	unsigned long used;		/* its last message came then */
 };
 
@@ -196,6 +217,8 @@ struct mcast_held {
 	struct list_head link;
 	struct mcast_msg *msg;
 	u64 prev;
+	u32 parent;			/* the peer it came from */
+	unsigned long at;		/* jiffies: held since */
 };
 
 /* The node's scratch for a burst of DATA fragments (data_hop.c). */
@@ -207,6 +230,8 @@ struct mcast_burst {
 /* Send side: per stream, the last seq sent to each destination. */
 struct mcast_tstream {
 	struct xarray last;
+	u32 group;			/* its index in mn->tx_streams */
+	struct list_head lru;		/* mn->tx_lru */
 	unsigned long used;		/* its last send */
 };
 
@@ -244,6 +269,9 @@ void mcw_init(struct mcw_hdr *h, struct mcast_net *mn, u8 type,
 int mcast_job_add_failed(struct mcast_job *job, u32 node);
 void mcast_job_free_data(struct mcast_job *job);
 void mcast_peer_rx_jobs(struct mcast_net *mn, u32 id, int d);
+void mcast_job_count(struct mcast_net *mn, struct mcast_job *job, bool in);
+void mcast_job_fwd_charge(struct mcast_net *mn, struct mcast_job *job,
+			  bool in);
 void mcast_job_free(struct mcast_net *mn, struct mcast_job *job);
 void mcast_job_uniq_failed(struct mcast_job *job);
 void mcast_send_done(struct mcast_net *mn, struct mcast_job *job);
@@ -253,6 +281,7 @@ void mcast_tx_inactive(struct mcast_net *mn, struct mcast_tx *tx);
 void mcast_tx_free(struct mcast_net *mn, struct mcast_tx *tx);
 
 /* data_hop.c */
+unsigned long mcast_tx_lifetime(void);
 void mcast_tx_pump(struct mcast_net *mn, struct mcast_tx *tx);
 void mcast_job_spread(struct mcast_net *mn, struct mcast_job *job,
 		      const u32 *nodes, const u64 *prevs, u32 n);
@@ -263,9 +292,11 @@ void mcast_rx_done(struct mcast_net *mn, const struct mcw_hdr *h,
 		   const void *body, size_t blen, u32 from);
 
 /* data_fifo.c */
-void mcast_stream_drain(struct mcast_net *mn, struct mcast_rstream *st,
-			bool force);
 void mcast_streams_expire(struct mcast_net *mn);
+void mcast_streams_skip_gaps(struct mcast_net *mn);
+void mcast_streams_free(struct mcast_net *mn);
+/* A message for stream (@src, @group) would not start one past the cap. */
+bool mcast_stream_room(struct mcast_net *mn, u32 src, u32 group);
 void mcast_rx_deliver(struct mcast_net *mn, struct mcast_msg *msg,
 		      u64 prev);
 
@@ -291,6 +322,12 @@ int mcast_data_send(struct mcast_file *f, struct mcast_msg *msg, u32 group,
 		    u32 *nodes, u32 nnodes, struct mcast_send_ctx *ctx);
 
 /* data_work.c */
+/* What the node's data path holds now (stats' gauges); under mn->lock. */
+struct mcast_data_gauges {
+	u64 transfers, queued, floors;
+};
+
+void mcast_data_gauges(struct mcast_net *mn, struct mcast_data_gauges *g);
 void mcast_data_init_net(struct mcast_net *mn);
 /* Stops the node's data path and frees its state; idempotent. */
 void mcast_data_exit_net(struct mcast_net *mn);

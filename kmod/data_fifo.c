@@ -14,15 +14,14 @@
 
 /*
  * A stream idle this long is forgotten at both ends.  It must outlast
- * every transfer of the stream (a parent gives up on a child after a few
- * seconds, a receiver remembers a finished transfer for
- * MCAST_DONE_KEEP_MS), so that nothing of it can still arrive; shorter
- * values are for tests.
+ * every transfer of the stream (transfer_lifetime_ms, plus the network's
+ * delay), so that nothing of it can still arrive; shorter values are for
+ * tests.
  */
-static unsigned int stream_idle_ms = 60000;
+static unsigned int stream_idle_ms = 90000;
 module_param(stream_idle_ms, uint, 0644);
 MODULE_PARM_DESC(stream_idle_ms,
-		 "forget a (sender, group) stream's FIFO state after it was idle this many ms (default 60000)");
+		 "forget a (sender, group) stream's FIFO state after it was idle this many ms (default 90000)");
 
 static void mcast_deliver_now(struct mcast_net *mn, struct mcast_msg *msg)
 {
@@ -36,8 +35,20 @@ static void mcast_deliver_now(struct mcast_net *mn, struct mcast_msg *msg)
 	mcast_deliver_local(mn, msg, g, !g, NULL);
 }
 
-void mcast_stream_drain(struct mcast_net *mn, struct mcast_rstream *st,
-			bool force)
+static void mcast_held_free(struct mcast_net *mn, struct mcast_held *hd)
+{
+	struct mcast_peer *p = xa_load(&mn->peers, hd->parent);
+
+	if (p && p->held)
+		p->held--;
+	mn->nheld--;
+	mn->held_mem -= hd->msg->len;
+	mcast_msg_put(hd->msg);
+	kfree(hd);
+}
+
+static void mcast_stream_drain(struct mcast_net *mn,
+			       struct mcast_rstream *st, bool force)
 {
 	struct mcast_held *hd;
 
@@ -49,9 +60,34 @@ void mcast_stream_drain(struct mcast_net *mn, struct mcast_rstream *st,
 		list_del(&hd->link);
 		mcast_deliver_now(mn, hd->msg);
 		st->last = hd->msg->seq;
-		mcast_msg_put(hd->msg);
-		kfree(hd);
-		st->since = jiffies;
+		mcast_held_free(mn, hd);
+	}
+	if (list_empty(&st->held))
+		list_del_init(&st->held_link);
+}
+
+/*
+ * The timer's look at held messages: only streams that hold any, so its
+ * cost follows the work due, not the streams remembered.  A message held
+ * longer than MCAST_GAP_MS is delivered with every one before it: what it
+ * waits for will not come (the sender gave up on this node, or lied).
+ */
+void mcast_streams_skip_gaps(struct mcast_net *mn)
+{
+	unsigned long gap = msecs_to_jiffies(MCAST_GAP_MS);
+	struct mcast_rstream *st, *tmp;
+	struct mcast_held *hd;
+	u64 upto;
+
+	list_for_each_entry_safe(st, tmp, &mn->held_streams, held_link) {
+		upto = 0;
+		list_for_each_entry(hd, &st->held, link)
+			if (time_after(jiffies, hd->at + gap))
+				upto = hd->msg->seq;
+		while ((hd = list_first_entry_or_null(&st->held,
+						      struct mcast_held, link)) &&
+		       hd->msg->seq <= upto)
+			mcast_stream_drain(mn, st, true);
 	}
 }
 
@@ -76,32 +112,96 @@ static int mcast_rx_floor_raise(struct mcast_net *mn, u32 src, u64 seq)
 			       GFP_KERNEL));
 }
 
-/* Forgets idle streams, so their state does not grow without bound. */
+static void mcast_rstream_free(struct mcast_net *mn, struct mcast_rstream *st)
+{
+	struct mcast_held *hd, *tmp;
+
+	list_for_each_entry_safe(hd, tmp, &st->held, link)
+		mcast_held_free(mn, hd);
+	list_del(&st->held_link);
+	list_del(&st->lru);
+	xa_erase(&mn->rx_streams, st->key);
+	mn->nstreams--;
+	mcast_obj_free(st, MCAST_OBJ_STREAM);
+}
+
+static void mcast_tstream_free(struct mcast_net *mn, struct mcast_tstream *ts)
+{
+	list_del(&ts->lru);
+	xa_erase(&mn->tx_streams, ts->group);
+	xa_destroy(&ts->last);
+	mcast_obj_free(ts, MCAST_OBJ_STREAM);
+}
+
+/*
+ * Forgets idle streams, so their state does not grow without bound: the
+ * least recently used first, stopping at the first one still in use, so
+ * a look costs the streams it forgets, not the streams there are.
+ */
 void mcast_streams_expire(struct mcast_net *mn)
 {
 	unsigned long idle = msecs_to_jiffies(READ_ONCE(stream_idle_ms));
-	struct mcast_rstream *st;
-	struct mcast_tstream *ts;
-	unsigned long id;
+	struct mcast_rstream *st, *stmp;
+	struct mcast_tstream *ts, *ttmp;
 
 	if (time_before(jiffies, mn->streams_checked + HZ))
 		return;		/* once a second is enough */
 	mn->streams_checked = jiffies;
-	xa_for_each(&mn->rx_streams, id, st) {
+	list_for_each_entry_safe(st, stmp, &mn->rx_lru, lru) {
+		if (time_before(jiffies, st->used + idle))
+			break;
 		if (!list_empty(&st->held) ||
-		    time_before(jiffies, st->used + idle) ||
-		    mcast_rx_floor_raise(mn, id >> 32, st->last))
+		    mcast_rx_floor_raise(mn, st->key >> 32, st->last)) {
+			st->used = jiffies;	/* look again later */
+			list_move_tail(&st->lru, &mn->rx_lru);
 			continue;
-		xa_erase(&mn->rx_streams, id);
-		mcast_obj_free(st, MCAST_OBJ_STREAM);
+		}
+		mcast_rstream_free(mn, st);
 	}
-	xa_for_each(&mn->tx_streams, id, ts) {
+	list_for_each_entry_safe(ts, ttmp, &mn->tx_lru, lru) {
 		if (time_before(jiffies, ts->used + idle))
-			continue;
-		xa_erase(&mn->tx_streams, id);
-		xa_destroy(&ts->last);
-		mcast_obj_free(ts, MCAST_OBJ_STREAM);
+			break;
+		mcast_tstream_free(mn, ts);
 	}
+}
+
+/* All of them, as the node's data path stops. */
+void mcast_streams_free(struct mcast_net *mn)
+{
+	struct mcast_rstream *st, *stmp;
+	struct mcast_tstream *ts, *ttmp;
+
+	list_for_each_entry_safe(st, stmp, &mn->rx_lru, lru)
+		mcast_rstream_free(mn, st);
+	list_for_each_entry_safe(ts, ttmp, &mn->tx_lru, lru)
+		mcast_tstream_free(mn, ts);
+}
+
+bool mcast_stream_room(struct mcast_net *mn, u32 src, u32 group)
+{
+	return mn->nstreams < MCAST_STREAMS_MAX ||
+	       xa_load(&mn->rx_streams, mcast_key2(src, group));
+}
+
+static struct mcast_rstream *mcast_rstream_new(struct mcast_net *mn,
+					       unsigned long key, u32 src)
+{
+	struct mcast_rstream *st;
+
+	st = mcast_obj_zalloc(sizeof(*st), MCAST_OBJ_STREAM);
+	if (!st)
+		return NULL;
+	if (xa_err(xa_store(&mn->rx_streams, key, st, GFP_KERNEL))) {
+		mcast_obj_free(st, MCAST_OBJ_STREAM);
+		return NULL;
+	}
+	st->key = key;
+	INIT_LIST_HEAD(&st->held);
+	INIT_LIST_HEAD(&st->held_link);
+	list_add_tail(&st->lru, &mn->rx_lru);
+	mn->nstreams++;
+	st->last = mcast_rx_floor(mn, src);
+	return st;
 }
 
 /* FIFO per (sender, group): deliver @msg after its @prev, exactly once. */
@@ -111,19 +211,17 @@ void mcast_rx_deliver(struct mcast_net *mn, struct mcast_msg *msg,
 	unsigned long key = mcast_key2(msg->src_node, msg->group);
 	struct mcast_rstream *st = xa_load(&mn->rx_streams, key);
 	struct mcast_held *hd, *pos;
+	struct mcast_peer *p;
 
 	if (!st) {
-		st = mcast_obj_zalloc(sizeof(*st), MCAST_OBJ_STREAM);
-		if (!st || xa_err(xa_store(&mn->rx_streams, key, st,
-					   GFP_KERNEL))) {
-			mcast_obj_free(st, MCAST_OBJ_STREAM);
+		st = mcast_rstream_new(mn, key, msg->src_node);
+		if (!st) {
 			mcast_deliver_now(mn, msg);	/* no order, no loss */
 			return;
 		}
-		INIT_LIST_HEAD(&st->held);
-		st->last = mcast_rx_floor(mn, msg->src_node);
 	}
 	st->used = jiffies;
+	list_move_tail(&st->lru, &mn->rx_lru);
 	if (msg->seq <= st->last)
 		goto dup;
 	list_for_each_entry(pos, &st->held, link)
@@ -143,8 +241,15 @@ void mcast_rx_deliver(struct mcast_net *mn, struct mcast_msg *msg,
 	refcount_inc(&msg->ref);
 	hd->msg = msg;
 	hd->prev = prev;
+	hd->parent = msg->from_node;
+	hd->at = jiffies;
+	p = xa_load(&mn->peers, hd->parent);
+	if (p)
+		p->held++;
+	mn->nheld++;
+	mn->held_mem += msg->len;
 	if (list_empty(&st->held))
-		st->since = jiffies;
+		list_add_tail(&st->held_link, &mn->held_streams);
 	list_for_each_entry(pos, &st->held, link)
 		if (pos->msg->seq > msg->seq)
 			break;

@@ -9,6 +9,7 @@
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 
 #include "chain.h"
@@ -17,6 +18,23 @@
 #include "msg.h"
 #include "compat.h"
 #include "schedule.h"
+
+/*
+ * Every transfer ends within this time: a child that keeps answering but
+ * never finishes (BUSY for ever, or holding the message without a DONE)
+ * gets its whole piece reported failed rather than holding the send, its
+ * in-flight slot and its memory for ever.  stream_idle_ms must be longer
+ * (docs/data-path.md: exactly once).
+ */
+static unsigned int transfer_lifetime_ms = 60000;
+module_param(transfer_lifetime_ms, uint, 0644);
+MODULE_PARM_DESC(transfer_lifetime_ms,
+		 "give up a transfer (one hop of a tree, with its subtree) this many ms after it started and report its destinations failed (default 60000)");
+
+unsigned long mcast_tx_lifetime(void)
+{
+	return msecs_to_jiffies(max(READ_ONCE(transfer_lifetime_ms), 1000U));
+}
 
 /*
  * Fills @h and @v (*@nv of them so far: up to 3 more) for fragment @i of
@@ -297,6 +315,7 @@ static void mcast_tx_start(struct mcast_net *mn, struct mcast_job *job,
 	tx->total = tx->plen + job->msg_len;
 	tx->nfrags = max(1U, DIV_ROUND_UP(tx->total, fs));
 	tx->rtt_frag = U32_MAX;
+	tx->born = jiffies;
 	tx->nodes = kvmalloc_array(len, sizeof(u32), GFP_KERNEL);
 	tx->prevs = kvmalloc_array(len, sizeof(u64), GFP_KERNEL);
 	tx->pbuf = kvmalloc(tx->plen, GFP_KERNEL);
@@ -384,6 +403,28 @@ static void mcast_tx_fail(struct mcast_net *mn, struct mcast_tx *tx)
 }
 
 /*
+ * @tx outlived its lifetime: its child is alive (or it would have been
+ * declared down) but did not finish.  Its whole piece is reported failed
+ * (some of it may have the message: failed means "not confirmed"), with
+ * no takeover, which could only repeat what the child is still doing.
+ */
+static void mcast_tx_expire(struct mcast_net *mn, struct mcast_tx *tx)
+{
+	struct mcast_job *job = tx->job;
+	u32 i;
+
+	atomic64_inc(&mn->stats.tx_expired);
+	atomic64_add(tx->len, &mn->stats.unreached);
+	for (i = 0; i < tx->len; i++)
+		mcast_job_add_failed(job, tx->nodes[i]);
+	mcast_notify_data(mn, MCAST_CMD_ERROR, tx->to, job->group, job->seq,
+			  ETIMEDOUT);
+	mcast_tx_free(mn, tx);
+	job->pending--;
+	mcast_job_check(mn, job);
+}
+
+/*
  * A child that spoke during this timeout (for other transfers) is alive
  * but overloaded, and one whose transport heard from it (TCP's ACKs while
  * TCP retransmits our probe on a lossy link) is alive but late: either
@@ -409,6 +450,10 @@ void mcast_tx_timer(struct mcast_net *mn, struct mcast_tx *tx)
 	struct mcast_peer *p;
 	u32 i, n = 0;
 
+	if (time_after(jiffies, tx->born + mcast_tx_lifetime())) {
+		mcast_tx_expire(mn, tx);
+		return;
+	}
 	if (tx->queued) {
 		p = xa_load(&mn->peers, tx->to);
 		if (p && p->tx_active >= MCAST_PEER_TXS)
@@ -432,7 +477,13 @@ void mcast_tx_timer(struct mcast_net *mn, struct mcast_tx *tx)
 		return;
 	}
 	p = xa_load(&mn->peers, tx->to);
-	tx->tries += mcast_peer_seems_alive(mn, p, tx) ? 1 : 4;
+	/*
+	 * BUSY (no room for it yet) is neither progress nor silence: it
+	 * leaves tries as they are, and the lifetime bounds the wait.
+	 */
+	if (!tx->busy)
+		tx->tries += mcast_peer_seems_alive(mn, p, tx) ? 1 : 4;
+	tx->busy = false;
 	if (tx->tries > 4 * tx->max_tries) {
 		mcast_tx_fail(mn, tx);
 		return;
@@ -573,7 +624,7 @@ void mcast_rx_ack(struct mcast_net *mn, const struct mcw_hdr *h,
 		return;
 	if (h->flags & MCW_F_BUSY) {
 		/* Alive: back-pressure, not failure.  Try again later. */
-		tx->tries = 0;
+		tx->busy = true;
 		return;
 	}
 	cum = min(be32_to_cpu(h->cum), tx->nfrags);

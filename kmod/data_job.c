@@ -102,6 +102,36 @@ void mcast_peer_rx_jobs(struct mcast_net *mn, u32 id, int d)
 		p->rx_jobs += d;
 }
 
+/*
+ * A receiver's job counts in the node's and its parent's live jobs from
+ * its first fragment until it finishes (@in false), so neither a peer nor
+ * all of them together can make this node keep more than the bounds.
+ */
+void mcast_job_count(struct mcast_net *mn, struct mcast_job *job, bool in)
+{
+	struct mcast_peer *p = xa_load(&mn->peers, job->parent);
+
+	if (job->counted == in)
+		return;
+	job->counted = in;
+	mn->njobs += in ? 1 : -1;
+	if (p && (in || p->jobs))
+		p->jobs += in ? 1 : -1;
+}
+
+/* A received message being forwarded counts in mn->fwd_mem meanwhile. */
+void mcast_job_fwd_charge(struct mcast_net *mn, struct mcast_job *job,
+			  bool in)
+{
+	if (job->fwd_charged == in)
+		return;
+	job->fwd_charged = in;
+	if (in)
+		mn->fwd_mem += job->msg_len;
+	else
+		mn->fwd_mem -= job->msg_len;
+}
+
 void mcast_job_free(struct mcast_net *mn, struct mcast_job *job)
 {
 	struct mcast_tx *tx, *tmp;
@@ -116,6 +146,10 @@ void mcast_job_free(struct mcast_net *mn, struct mcast_job *job)
 		mn->rx_mem -= job->total;
 		mcast_peer_rx_jobs(mn, job->parent, -1);
 	}
+	if (job->state == JOB_DONE && !job->root)
+		mn->ndone--;
+	mcast_job_count(mn, job, false);
+	mcast_job_fwd_charge(mn, job, false);
 	list_del(&job->link);
 	mcast_job_free_data(job);
 	kfree(job->failed);
@@ -192,7 +226,11 @@ static void mcast_job_complete(struct mcast_net *mn, struct mcast_job *job)
 		 * due from this receive batch (a leaf's) would only repeat it.
 		 */
 		list_del_init(&job->ack_link);
+		mcast_job_count(mn, job, false);
+		mcast_job_fwd_charge(mn, job, false);
 		mcast_job_free_data(job);
+		list_move_tail(&job->link, &mn->done_jobs);
+		mn->ndone++;
 		mcast_send_done(mn, job);
 		mcast_arm(mn);
 		return;

@@ -138,6 +138,7 @@ static void mcast_job_received(struct mcast_net *mn, struct mcast_job *job)
 	job->msg->seq = job->seq;
 	job->msg->step = job->step;
 	job->msg->from_node = job->parent;
+	mcast_job_fwd_charge(mn, job, true);
 	mcast_rx_deliver(mn, job->msg, job->prevs[0]);
 }
 
@@ -180,6 +181,30 @@ static u32 mcast_data_check(struct mcast_net *mn, const struct mcw_hdr *h,
 	return nfrags;
 }
 
+/*
+ * Room for one more transfer from @p, of a message of @len bytes: every
+ * bound on the state a peer can make this node keep (data.h), checked
+ * before anything is allocated.  A finished job is forgotten early rather
+ * than refuse (a parent that still probes it is answered from where this
+ * node is, and rewinds).
+ */
+static bool mcast_rx_room(struct mcast_net *mn, const struct mcast_peer *p,
+			  const struct mcw_hdr *h, u64 total)
+{
+	u32 len = be32_to_cpu(h->msg_len);
+
+	if (mn->ndone >= MCAST_DONE_MAX)
+		mcast_job_free(mn, list_first_entry(&mn->done_jobs,
+						    struct mcast_job, link));
+	return mn->rx_mem + total <= MCAST_RX_MEM_MAX &&
+	       p->rx_jobs < MCAST_RX_PER_PEER &&
+	       p->jobs < MCAST_JOBS_PER_PEER && mn->njobs < MCAST_JOBS_MAX &&
+	       mn->fwd_mem + mn->held_mem + len <= MCAST_MSG_MEM_MAX &&
+	       mn->nheld < MCAST_HELD_MAX && p->held < MCAST_HELD_PER_PEER &&
+	       mcast_stream_room(mn, be32_to_cpu(h->src),
+				 be32_to_cpu(h->group));
+}
+
 static struct mcast_job *mcast_job_new_rx(struct mcast_net *mn,
 					  const struct mcw_hdr *h, u32 from,
 					  u32 nfrags)
@@ -189,8 +214,7 @@ static struct mcast_job *mcast_job_new_rx(struct mcast_net *mn,
 	struct mcast_job *job;
 	u64 total = (u64)count * MCW_ENTRY + len;
 
-	if (mn->rx_mem + total > MCAST_RX_MEM_MAX ||
-	    p->rx_jobs >= MCAST_RX_PER_PEER)
+	if (!mcast_rx_room(mn, p, h, total))
 		return ERR_PTR(-ENOBUFS);	/* the parent tries again later */
 	job = mcast_obj_zalloc(sizeof(*job), MCAST_OBJ_JOB);
 	if (!job)
@@ -223,6 +247,7 @@ static struct mcast_job *mcast_job_new_rx(struct mcast_net *mn,
 	list_add_tail(&job->link, &mn->jobs);
 	mn->rx_mem += total;
 	p->rx_jobs++;
+	mcast_job_count(mn, job, true);
 	mcast_arm(mn);
 	return job;
 }
@@ -279,6 +304,7 @@ static void mcast_rx_data(struct mcast_net *mn, const struct mcw_hdr *h,
 			mcw_init(&b, mn, MCW_ACK, be32_to_cpu(h->src),
 				 be32_to_cpu(h->xid), be64_to_cpu(h->seq));
 			b.flags = MCW_F_BUSY;
+			atomic64_inc(&mn->stats.busy_sent);
 			mcast_xmit(mn, from, &v, 1, sizeof(b));
 			return;
 		}

@@ -17,17 +17,21 @@ static struct mcast_tstream *mcast_tstream(struct mcast_net *mn, u32 group)
 {
 	struct mcast_tstream *ts = xa_load(&mn->tx_streams, group);
 
-	if (ts)
+	if (ts) {
+		list_move_tail(&ts->lru, &mn->tx_lru);	/* recently used */
 		return ts;
+	}
 	ts = mcast_obj_zalloc(sizeof(*ts), MCAST_OBJ_STREAM);
 	if (!ts)
 		return NULL;
 	xa_init(&ts->last);
 	ts->used = jiffies;
+	ts->group = group;
 	if (xa_err(xa_store(&mn->tx_streams, group, ts, GFP_KERNEL))) {
 		mcast_obj_free(ts, MCAST_OBJ_STREAM);
 		return NULL;
 	}
+	list_add_tail(&ts->lru, &mn->tx_lru);
 	return ts;
 }
 

@@ -47,17 +47,34 @@ static void mcast_rx_work(struct work_struct *w)
 	mutex_unlock(&mn->lock);
 }
 
+/* Finished receivers' jobs past MCAST_DONE_KEEP_MS, oldest first. */
+static void mcast_done_jobs_expire(struct mcast_net *mn)
+{
+	unsigned long keep = msecs_to_jiffies(MCAST_DONE_KEEP_MS);
+	struct mcast_job *job, *tmp;
+
+	list_for_each_entry_safe(job, tmp, &mn->done_jobs, link) {
+		if (time_before_eq(jiffies, job->stamp + keep))
+			break;
+		mcast_job_free(mn, job);
+	}
+}
+
+/*
+ * Every tick looks at the work due: the transfers (each has a deadline),
+ * the live jobs (a receiver's whose parent went silent is dropped), the
+ * streams that hold messages, and the heads of the finished jobs' and the
+ * streams' lists (data_fifo.c): never at everything the node remembers.
+ */
 static void mcast_timer_work(struct work_struct *w)
 {
 	struct mcast_net *mn = container_of(to_delayed_work(w),
 					    struct mcast_net, timer_work);
 	unsigned long keep = msecs_to_jiffies(MCAST_DONE_KEEP_MS);
-	unsigned long gap = msecs_to_jiffies(MCAST_GAP_MS);
 	struct mcast_job *job, *tmp;
-	struct mcast_rstream *st;
 	struct mcast_tx *tx;
 	unsigned long id;
-	bool again = false;
+	bool again;
 
 	mutex_lock(&mn->lock);
 	mn->slow_tick = false;
@@ -65,29 +82,20 @@ static void mcast_timer_work(struct work_struct *w)
 		goto out;
 	xa_for_each(&mn->txs, id, tx)
 		mcast_tx_timer(mn, tx);
-	list_for_each_entry_safe(job, tmp, &mn->jobs, link) {
-		if (job->state == JOB_DONE && !job->root &&
+	list_for_each_entry_safe(job, tmp, &mn->jobs, link)
+		if (job->state == JOB_RX &&
 		    time_after(jiffies, job->stamp + keep))
-			mcast_job_free(mn, job);
-		else if (job->state == JOB_RX &&
-			 time_after(jiffies, job->stamp + keep))
 			mcast_job_free(mn, job);	/* the parent gave up */
-	}
-	xa_for_each(&mn->rx_streams, id, st) {
-		if (list_empty(&st->held))
-			continue;
-		if (time_after(jiffies, st->since + gap))
-			mcast_stream_drain(mn, st, true);	/* skip a gap */
-		again |= !list_empty(&st->held);
-	}
+	mcast_done_jobs_expire(mn);
+	mcast_streams_skip_gaps(mn);
 	mcast_streams_expire(mn);
-	again |= !xa_empty(&mn->txs);
+	again = !xa_empty(&mn->txs) || !list_empty(&mn->held_streams);
 	list_for_each_entry(job, &mn->jobs, link)
 		again |= job->state == JOB_RX;
 	if (again) {
 		mcast_arm(mn);
-	} else if (!list_empty(&mn->jobs) || !xa_empty(&mn->rx_streams) ||
-		   !xa_empty(&mn->tx_streams)) {
+	} else if (!list_empty(&mn->jobs) || !list_empty(&mn->done_jobs) ||
+		   !list_empty(&mn->rx_lru) || !list_empty(&mn->tx_lru)) {
 		mn->slow_tick = true;
 		queue_delayed_work(mcast_wq, &mn->timer_work, MCAST_IDLE_TICK);
 	}
@@ -107,6 +115,22 @@ bool mcast_data_idle(struct mcast_net *mn)
 		if (job->state != JOB_DONE)
 			return false;
 	return true;
+}
+
+void mcast_data_gauges(struct mcast_net *mn, struct mcast_data_gauges *g)
+{
+	struct mcast_tx *tx;
+	unsigned long id;
+	void *e;
+
+	lockdep_assert_held(&mn->lock);
+	memset(g, 0, sizeof(*g));
+	xa_for_each(&mn->txs, id, tx) {
+		g->transfers++;
+		g->queued += tx->queued;
+	}
+	xa_for_each(&mn->rx_floor, id, e)
+		g->floors++;
 }
 
 int mcast_data_open(struct mcast_net *mn)
@@ -136,7 +160,11 @@ void mcast_data_init_net(struct mcast_net *mn)
 	mn->ssthresh = MCAST_CWND_MAX;
 	INIT_DELAYED_WORK(&mn->timer_work, mcast_timer_work);
 	INIT_LIST_HEAD(&mn->jobs);
+	INIT_LIST_HEAD(&mn->done_jobs);
 	INIT_LIST_HEAD(&mn->acks);
+	INIT_LIST_HEAD(&mn->rx_lru);
+	INIT_LIST_HEAD(&mn->held_streams);
+	INIT_LIST_HEAD(&mn->tx_lru);
 	/*
 	 * Message seqs start from the wall clock (seconds << 20) and transfer
 	 * ids at random, so a restarted node (module reload, new netns) is
@@ -161,9 +189,6 @@ void mcast_data_init_net(struct mcast_net *mn)
 void mcast_data_exit_net(struct mcast_net *mn)
 {
 	struct mcast_job *job, *jtmp;
-	struct mcast_tstream *ts;
-	struct mcast_rstream *st;
-	struct mcast_held *hd, *htmp;
 	struct mcast_tx *tx;
 	unsigned long id;
 
@@ -183,17 +208,9 @@ void mcast_data_exit_net(struct mcast_net *mn)
 		mcast_tx_free(mn, tx);
 	list_for_each_entry_safe(job, jtmp, &mn->jobs, link)
 		mcast_job_free(mn, job);
-	xa_for_each(&mn->tx_streams, id, ts) {
-		xa_destroy(&ts->last);
-		mcast_obj_free(ts, MCAST_OBJ_STREAM);
-	}
-	xa_for_each(&mn->rx_streams, id, st) {
-		list_for_each_entry_safe(hd, htmp, &st->held, link) {
-			mcast_msg_put(hd->msg);
-			kfree(hd);
-		}
-		mcast_obj_free(st, MCAST_OBJ_STREAM);
-	}
+	list_for_each_entry_safe(job, jtmp, &mn->done_jobs, link)
+		mcast_job_free(mn, job);
+	mcast_streams_free(mn);
 	xa_destroy(&mn->rjobs);
 	xa_destroy(&mn->txs);
 	xa_destroy(&mn->tx_streams);

@@ -208,9 +208,34 @@ cancel:
 	return -EMSGSIZE;
 }
 
+static int mcast_put_gauge(struct sk_buff *skb, int attr, u64 v)
+{
+	return nla_put_u64_64bit(skb, attr, v, MCAST_STATS_A_PAD);
+}
+
+/* The node's data path now: window, memory and the state it holds. */
+static int mcast_put_gauges(struct sk_buff *skb, struct mcast_net *mn)
+{
+	struct mcast_data_gauges g;
+
+	mcast_data_gauges(mn, &g);
+	return mcast_put_gauge(skb, MCAST_STATS_A_CWND, mn->cwnd) ||
+	       mcast_put_gauge(skb, MCAST_STATS_A_UNACKED, mn->tx_out) ||
+	       mcast_put_gauge(skb, MCAST_STATS_A_RX_MEM, mn->rx_mem) ||
+	       mcast_put_gauge(skb, MCAST_STATS_A_JOBS, mn->njobs) ||
+	       mcast_put_gauge(skb, MCAST_STATS_A_DONE_JOBS, mn->ndone) ||
+	       mcast_put_gauge(skb, MCAST_STATS_A_TRANSFERS, g.transfers) ||
+	       mcast_put_gauge(skb, MCAST_STATS_A_QUEUED, g.queued) ||
+	       mcast_put_gauge(skb, MCAST_STATS_A_HELD, mn->nheld) ||
+	       mcast_put_gauge(skb, MCAST_STATS_A_MSG_MEM,
+			       mn->fwd_mem + mn->held_mem) ||
+	       mcast_put_gauge(skb, MCAST_STATS_A_STREAMS, mn->nstreams) ||
+	       mcast_put_gauge(skb, MCAST_STATS_A_FLOORS, g.floors);
+}
+
 /* @mn: the node's, with its data path's gauges; NULL for a group's. */
 static int mcast_put_stats(struct sk_buff *skb, const struct mcast_stats *s,
-			   u32 group, u32 files, const struct mcast_net *mn)
+			   u32 group, u32 files, struct mcast_net *mn)
 {
 	struct nlattr *nest;
 
@@ -255,15 +280,13 @@ static int mcast_put_stats(struct sk_buff *skb, const struct mcast_stats *s,
 			       atomic64_read(&s->rx_malformed),
 			       MCAST_STATS_A_PAD) ||
 	     nla_put_u64_64bit(skb, MCAST_STATS_A_REWINDS,
-			       atomic64_read(&s->rewinds), MCAST_STATS_A_PAD)))
+			       atomic64_read(&s->rewinds), MCAST_STATS_A_PAD) ||
+	     nla_put_u64_64bit(skb, MCAST_STATS_A_TX_EXPIRED,
+			       atomic64_read(&s->tx_expired), MCAST_STATS_A_PAD) ||
+	     nla_put_u64_64bit(skb, MCAST_STATS_A_BUSY_SENT,
+			       atomic64_read(&s->busy_sent), MCAST_STATS_A_PAD)))
 		goto cancel;
-	if (mn &&
-	    (nla_put_u64_64bit(skb, MCAST_STATS_A_CWND, mn->cwnd,
-			       MCAST_STATS_A_PAD) ||
-	     nla_put_u64_64bit(skb, MCAST_STATS_A_UNACKED, mn->tx_out,
-			       MCAST_STATS_A_PAD) ||
-	     nla_put_u64_64bit(skb, MCAST_STATS_A_RX_MEM, mn->rx_mem,
-			       MCAST_STATS_A_PAD)))
+	if (mn && mcast_put_gauges(skb, mn))
 		goto cancel;
 	nla_nest_end(skb, nest);
 	return 0;
@@ -273,7 +296,7 @@ cancel:
 }
 
 #define MCAST_STATS_SIZE (nla_total_size(0) + 2 * nla_total_size(4) + \
-			  19 * nla_total_size_64bit(8))
+			  29 * nla_total_size_64bit(8))
 
 /* ------------------------------------------------------- notifications */
 
@@ -1157,7 +1180,7 @@ struct mcast_stats_arg {
 	const struct mcast_stats *s;
 	u32 group;
 	u32 files;
-	const struct mcast_net *mn;	/* the node's statistics */
+	struct mcast_net *mn;		/* the node's statistics */
 };
 
 static int mcast_fill_stats(struct sk_buff *skb, const void *arg)

@@ -58,6 +58,8 @@ struct mcast_stats {
 	atomic64_t rx_bad_src;
 	atomic64_t rx_malformed;
 	atomic64_t rewinds;
+	atomic64_t tx_expired;
+	atomic64_t busy_sent;
 };
 
 struct mcast_peer {
@@ -71,6 +73,8 @@ struct mcast_peer {
 	bool down;		/* gave up on it; cleared when it speaks */
 	unsigned long heard;	/* jiffies of its last datagram */
 	u32 rx_jobs;		/* transfers from it being reassembled */
+	u32 jobs;		/* ... or forwarded (mcast_job_count()) */
+	u32 held;		/* messages from it held for FIFO order */
 	u32 tx_active;		/* transfers to it sending data */
 	u32 srtt_us;		/* smoothed round trip time, 0: no sample */
 	u32 rttvar_us;		/* its mean deviation */
@@ -138,13 +142,21 @@ struct mcast_net {
 	struct work_struct rx_work;	/* runs tp->rx() */
 	struct delayed_work timer_work;
 	bool slow_tick;			/* timer_work is on its idle tick */
-	struct list_head jobs;		/* struct mcast_job.link */
+	struct list_head jobs;		/* struct mcast_job.link: live ones */
+	struct list_head done_jobs;	/* ... finished receivers', oldest first */
+	u32 njobs, ndone;		/* receivers' live and finished jobs */
+	u64 fwd_mem;			/* bytes of messages being forwarded */
 	struct list_head acks;		/* jobs owing an ACK (mcast_job.ack_link) */
 	struct xarray rjobs;		/* (parent, xid) -> receiving job */
 	struct xarray txs;		/* xid -> struct mcast_tx */
 	u32 next_xid;
 	struct xarray tx_streams;	/* group -> per-destination last seq */
 	struct xarray rx_streams;	/* (src, group) -> FIFO state */
+	struct list_head rx_lru;	/* its streams, least recently used first */
+	struct list_head held_streams;	/* those holding messages */
+	u32 nstreams, nheld;		/* rx streams, messages they hold */
+	u64 held_mem;			/* bytes of those messages */
+	struct list_head tx_lru;	/* struct mcast_tstream.lru */
 	struct xarray rx_floor;		/* src -> seq of forgotten streams */
 	unsigned long streams_checked;	/* last look for idle streams */
 	u64 rx_mem;			/* bytes held by reassembly */

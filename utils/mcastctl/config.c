@@ -957,6 +957,16 @@ static const struct {
 	{ MCAST_STATS_A_CWND, "cwnd" },
 	{ MCAST_STATS_A_UNACKED, "unacked" },
 	{ MCAST_STATS_A_RX_MEM, "rx_mem" },
+	{ MCAST_STATS_A_TX_EXPIRED, "tx_expired" },
+	{ MCAST_STATS_A_BUSY_SENT, "busy_sent" },
+	{ MCAST_STATS_A_JOBS, "jobs" },
+	{ MCAST_STATS_A_DONE_JOBS, "done_jobs" },
+	{ MCAST_STATS_A_TRANSFERS, "transfers" },
+	{ MCAST_STATS_A_QUEUED, "queued" },
+	{ MCAST_STATS_A_HELD, "held" },
+	{ MCAST_STATS_A_MSG_MEM, "msg_mem" },
+	{ MCAST_STATS_A_STREAMS, "streams" },
+	{ MCAST_STATS_A_FLOORS, "floors" },
 };
 
 #define STAT_KEYS_ALWAYS 5	/* the first ones: present in every reply */

@@ -383,6 +383,28 @@ enum mcast_stats_attr {
 					 * reassembled (a gauge) */
 	MCAST_STATS_A_REWINDS,		/* u64: transfers sent again from where
 					 * a child that lost them was */
+	MCAST_STATS_A_TX_EXPIRED,	/* u64: transfers given up at the end
+					 * of their lifetime (module parameter
+					 * transfer_lifetime_ms), their
+					 * destinations reported failed */
+	MCAST_STATS_A_BUSY_SENT,	/* u64: DATA answered BUSY: a bound on
+					 * what peers may make this node keep
+					 * was reached (back-pressure) */
+	MCAST_STATS_A_JOBS,		/* u64: transfers from peers being
+					 * received or forwarded (a gauge) */
+	MCAST_STATS_A_DONE_JOBS,	/* u64: finished ones remembered to
+					 * answer repeats (a gauge) */
+	MCAST_STATS_A_TRANSFERS,	/* u64: transfers to children (a gauge) */
+	MCAST_STATS_A_QUEUED,		/* u64: of those, waiting for room in
+					 * their peer's window (a gauge) */
+	MCAST_STATS_A_HELD,		/* u64: messages held for FIFO order
+					 * (a gauge) */
+	MCAST_STATS_A_MSG_MEM,		/* u64: bytes of received messages held
+					 * for forwarding or for order (a gauge) */
+	MCAST_STATS_A_STREAMS,		/* u64: (sender, group) streams whose
+					 * order is kept (a gauge) */
+	MCAST_STATS_A_FLOORS,		/* u64: senders with forgotten streams
+					 * (a gauge; at most one per node) */
 
 	__MCAST_STATS_A_MAX,
 	MCAST_STATS_A_MAX = __MCAST_STATS_A_MAX - 1

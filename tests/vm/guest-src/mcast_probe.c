@@ -284,6 +284,16 @@ static void print_netstats(const struct nlattr *const *t)
 		{ MCAST_STATS_A_RX_MALFORMED, "rx_malformed" },
 		{ MCAST_STATS_A_RX_MEM, "rx_mem" },
 		{ MCAST_STATS_A_REWINDS, "rewinds" },
+		{ MCAST_STATS_A_TX_EXPIRED, "tx_expired" },
+		{ MCAST_STATS_A_BUSY_SENT, "busy_sent" },
+		{ MCAST_STATS_A_JOBS, "jobs" },
+		{ MCAST_STATS_A_DONE_JOBS, "done_jobs" },
+		{ MCAST_STATS_A_TRANSFERS, "transfers" },
+		{ MCAST_STATS_A_QUEUED, "queued" },
+		{ MCAST_STATS_A_HELD, "held" },
+		{ MCAST_STATS_A_MSG_MEM, "msg_mem" },
+		{ MCAST_STATS_A_STREAMS, "streams" },
+		{ MCAST_STATS_A_FLOORS, "floors" },
 	};
 	size_t i;
 
@@ -522,11 +532,11 @@ static void print_cb(const struct genlmsghdr *g, const void *attrs, int len,
 		     void *arg)
 {
 	/* t: room for the largest nested attribute set printed below */
-	const struct nlattr *tb[MCAST_A_MAX + 1], *t[32];
+	const struct nlattr *tb[MCAST_A_MAX + 1], *t[48];
 	char addr[INET6_ADDRSTRLEN];
 
-	_Static_assert(MCAST_STATS_A_MAX < 32 && MCAST_NODE_A_MAX < 32 &&
-		       MCAST_PEER_A_MAX < 32 && MCAST_GROUP_A_MAX < 32,
+	_Static_assert(MCAST_STATS_A_MAX < 48 && MCAST_NODE_A_MAX < 48 &&
+		       MCAST_PEER_A_MAX < 48 && MCAST_GROUP_A_MAX < 48,
 		       "t[] is too small");
 
 	(void)arg;
