@@ -7,7 +7,7 @@
  *
  *   mcast_forge [tcp|raw] [sport=PORT] [bind=ADDR] ADDR PORT TYPE
  *               [FIELD=V..] [piece=ID:PREV,ID:PREV..] [text=STRING]
- *               [n=COUNT]
+ *               [n=COUNT] [inc=FIELD,..] [seed=S]
  *
  * TYPE data, ack or done (or a number).  FIELDs are the header's: version
  * (1), flags, src, from, xid, seq, group, step, msg_len, count, frag, cum;
@@ -18,6 +18,15 @@
  * with raw (IPv4), over a raw socket that writes the UDP header itself, so
  * sport may be a port a node's socket holds: a peer's own address and
  * port, as a lying peer (or a host spoofing one) would send.
+ * inc=FIELD,.. adds one to those header fields from one copy to the next
+ * (xid, seq, group: as many transfers, messages or streams).
+ *
+ * TYPE fuzz sends COUNT datagrams made from a pseudo-random generator
+ * seeded with S: each a DATA, ACK, DONE or unknown type whose header
+ * fields are either plausible (the set from= and src=, small counts and
+ * lengths, ids near the set xid=, seq=, group=) or random, with a random body (random bytes or
+ * piece entries) of a random length, and now and then random bytes of
+ * the result flipped: malformed, truncated and merely surprising input.
  * Prints "sent N" and exits 0, or says why not and exits 1.
  */
 #define _GNU_SOURCE
@@ -84,18 +93,27 @@ struct forged {
 	int have_len, have_count;
 };
 
+static const char *const field_names[] = {
+	"version", "flags", "src", "from", "xid", "seq", "group",
+	"step", "msg_len", "count", "frag", "cum",
+};
+#define NFIELDS (sizeof(field_names) / sizeof(field_names[0]))
+
+static size_t field_index(const char *k)
+{
+	size_t i;
+
+	for (i = 0; i < NFIELDS; i++)
+		if (!strcmp(k, field_names[i]))
+			break;
+	return i;
+}
+
 static int set_field(struct forged *f, const char *k, const char *v)
 {
 	unsigned long long x = strtoull(v, NULL, 0);
-	static const char *const names[] = {
-		"version", "flags", "src", "from", "xid", "seq", "group",
-		"step", "msg_len", "count", "frag", "cum",
-	};
-	size_t i;
+	size_t i = field_index(k);
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(k, names[i]))
-			break;
 	switch (i) {
 	case 0: f->h.version = x; break;
 	case 1: f->h.flags = x; break;
@@ -139,6 +157,83 @@ static uint32_t put_piece(struct forged *f, char *list)
 	return n;
 }
 
+/* inc=: one more in each named field of the header. */
+static void inc_fields(struct wire_hdr *h, const unsigned int *inc)
+{
+	if (inc[4])
+		h->xid = htobe32(be32toh(h->xid) + 1);
+	if (inc[5])
+		h->seq = htobe64(be64toh(h->seq) + 1);
+	if (inc[6])
+		h->group = htobe32(be32toh(h->group) + 1);
+}
+
+static uint64_t rng_state;
+
+static uint64_t rnd(void)
+{
+	/* xorshift64*: reproducible from the seed, good enough to fuzz */
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 0x2545F4914F6CDD1DULL;
+}
+
+/* Mostly a small value near @base (what a real datagram has), else any. */
+static uint32_t plausible(uint32_t base, uint32_t spread)
+{
+	return rnd() % 4 ? base + (uint32_t)(rnd() % (spread + 1)) :
+			   (uint32_t)rnd();
+}
+
+/* One fuzz datagram from the template @t into @out; returns its length. */
+static size_t fuzz_one(const struct wire_hdr *t, uint8_t *out, size_t room)
+{
+	static const uint8_t types[] = { 1, 1, 1, 2, 2, 3, 3, 0, 4, 255 };
+	struct wire_hdr h = *t;
+	size_t len, blen, i;
+	uint32_t b32;
+	uint64_t b64;
+
+	h.version = rnd() % 16 ? 1 : (uint8_t)rnd();
+	h.type = types[rnd() % sizeof(types)];
+	h.flags = rnd() % 4 ? 0 : (uint8_t)rnd();
+	/* the set src= mostly: a peer lying about others' messages is not
+	 * what this checks (docs/data-path.md: what a peer is trusted with) */
+	h.src = rnd() % 4 ? t->src : htobe32((uint32_t)rnd());
+	h.xid = htobe32(plausible(be32toh(t->xid), 64));
+	h.seq = htobe64(rnd() % 4 ? be64toh(t->seq) + rnd() % 64 : rnd());
+	h.group = htobe32(plausible(be32toh(t->group), 4));
+	h.step = htobe32(plausible(0, 8));
+	h.msg_len = htobe32(plausible(0, 3000));
+	h.count = htobe32(plausible(0, 20));
+	h.frag = htobe32(plausible(0, 4));
+	h.cum = htobe32(plausible(0, 4));
+	memcpy(out, &h, sizeof(h));
+	blen = rnd() % 8 ? rnd() % 1500 : rnd() % (room - sizeof(h));
+	if (rnd() % 2) {
+		for (i = 0; i + ENTRY_LEN <= blen; i += ENTRY_LEN) {
+			b32 = htobe32(plausible(0, 16));
+			b64 = htobe64(rnd() % 2 ? 0 : rnd() % 4096);
+			memcpy(out + sizeof(h) + i, &b32, 4);
+			memcpy(out + sizeof(h) + i + 4, &b64, 8);
+		}
+		for (; i < blen; i++)
+			out[sizeof(h) + i] = rnd();
+	} else {
+		for (i = 0; i < blen; i++)
+			out[sizeof(h) + i] = rnd();
+	}
+	len = sizeof(h) + blen;
+	/* truncated, even the header; never empty: a TCP frame of length 0
+	 * breaks the framing, and the peer rightly closes the connection */
+	if (rnd() % 8 == 0)
+		len = 1 + rnd() % len;
+	for (i = rnd() % 4 ? 0 : 1 + rnd() % 4; i && len; i--)
+		out[rnd() % len] ^= 1 << (rnd() % 8);	/* flipped bits */
+	return len;
+}
+
 static int connect_to(int tcp, const char *bind_addr, unsigned int sport,
 		      const struct sockaddr_in6 *to)
 {
@@ -171,32 +266,72 @@ static void send_all(int fd, const void *buf, size_t len)
 	}
 }
 
-/* @count copies of @buf as UDP from port @sport, the UDP header ours. */
-static void send_raw(const struct sockaddr_in6 *to, unsigned int sport,
-		     const uint8_t *buf, size_t len, unsigned int count)
+/* Where and how the datagrams go: UDP, raw UDP (IPv4) or TCP frames. */
+struct out {
+	int fd, tcp, raw;
+	unsigned int sport;
+	struct sockaddr_in6 to;
+};
+
+/* @buf[0..len-1] as UDP from port o->sport, the UDP header ours. */
+static void send_raw(const struct out *o, const uint8_t *buf, size_t len)
 {
 	static uint8_t pkt[sizeof(struct udphdr) + MAX_DGRAM];
 	struct sockaddr_in dst = { .sin_family = AF_INET };
 	struct udphdr u = {
-		.source = htons(sport),
-		.dest = to->sin6_port,
+		.source = htons(o->sport),
+		.dest = o->to.sin6_port,
 		.len = htons(sizeof(u) + len),
 		.check = 0,		/* IPv4: none */
 	};
-	int fd = socket(AF_INET, SOCK_RAW, IPPROTO_UDP);
 
-	if (fd < 0)
-		die("raw socket: %s", strerror(errno));
-	if (!IN6_IS_ADDR_V4MAPPED(&to->sin6_addr))
-		die("raw: IPv4 only");
-	memcpy(&dst.sin_addr, &to->sin6_addr.s6_addr[12], 4);
+	memcpy(&dst.sin_addr, &o->to.sin6_addr.s6_addr[12], 4);
 	memcpy(pkt, &u, sizeof(u));
 	memcpy(pkt + sizeof(u), buf, len);
-	while (count--)
-		if (sendto(fd, pkt, sizeof(u) + len, 0,
-			   (struct sockaddr *)&dst, sizeof(dst)) < 0)
-			die("raw send: %s", strerror(errno));
-	close(fd);
+	if (sendto(o->fd, pkt, sizeof(u) + len, 0, (struct sockaddr *)&dst,
+		   sizeof(dst)) < 0)
+		die("raw send: %s", strerror(errno));
+}
+
+/* One datagram @buf[0..len-1], with 4 bytes of room before it (TCP). */
+static void send_one(const struct out *o, uint8_t *buf, size_t len)
+{
+	uint32_t be = htobe32(len);
+
+	if (o->raw) {
+		send_raw(o, buf, len);
+	} else if (o->tcp) {
+		memcpy(buf - 4, &be, 4);
+		send_all(o->fd, buf - 4, len + 4);
+	} else if (send(o->fd, buf, len, 0) < 0 && errno != ECONNREFUSED) {
+		die("send: %s", strerror(errno));
+	}
+}
+
+static void open_out(struct out *o, const char *bind_addr)
+{
+	if (!o->raw) {
+		o->fd = connect_to(o->tcp, bind_addr, o->sport, &o->to);
+		return;
+	}
+	if (!IN6_IS_ADDR_V4MAPPED(&o->to.sin6_addr))
+		die("raw: IPv4 only");
+	o->fd = socket(AF_INET, SOCK_RAW, IPPROTO_UDP);
+	if (o->fd < 0)
+		die("raw socket: %s", strerror(errno));
+}
+
+static void close_out(struct out *o)
+{
+	uint8_t buf[4096];
+
+	if (o->tcp) {
+		/* the frames reach the peer before the connection ends */
+		shutdown(o->fd, SHUT_WR);
+		while (read(o->fd, buf, sizeof(buf)) > 0)
+			;
+	}
+	close(o->fd);
 }
 
 int main(int argc, char **argv)
@@ -204,20 +339,20 @@ int main(int argc, char **argv)
 	static struct forged f;
 	static uint8_t dgram[4 + sizeof(struct wire_hdr) + MAX_DGRAM];
 	const char *bind_addr = NULL, *text = "";
-	unsigned int sport = 0, count = 1, i;
-	char *piece = NULL, *eq;
-	struct sockaddr_in6 to;
-	uint32_t npiece = 0, be;
-	size_t len;
-	int tcp = 0, raw = 0, a = 1, fd;
+	unsigned int count = 1, i, inc[NFIELDS] = { 0 };
+	char *piece = NULL, *eq, *tok, *save;
+	struct out o = { .fd = -1 };
+	uint32_t npiece = 0;
+	size_t len, k;
+	int a = 1, fuzz = 0;
 
 	for (; a < argc; a++) {
 		if (!strcmp(argv[a], "tcp"))
-			tcp = 1;
+			o.tcp = 1;
 		else if (!strcmp(argv[a], "raw"))
-			raw = 1;
+			o.raw = 1;
 		else if (!strncmp(argv[a], "sport=", 6))
-			sport = atoi(argv[a] + 6);
+			o.sport = atoi(argv[a] + 6);
 		else if (!strncmp(argv[a], "bind=", 5))
 			bind_addr = argv[a] + 5;
 		else
@@ -225,7 +360,7 @@ int main(int argc, char **argv)
 	}
 	if (argc - a < 3)
 		die("usage: mcast_forge [tcp|raw] [sport=P] [bind=A] ADDR PORT TYPE [FIELD=V..]");
-	parse_addr(argv[a], atoi(argv[a + 1]), &to);
+	parse_addr(argv[a], atoi(argv[a + 1]), &o.to);
 	f.h.version = 1;
 	if (!strcmp(argv[a + 2], "data"))
 		f.h.type = 1;
@@ -233,21 +368,35 @@ int main(int argc, char **argv)
 		f.h.type = 2;
 	else if (!strcmp(argv[a + 2], "done"))
 		f.h.type = 3;
+	else if (!strcmp(argv[a + 2], "fuzz"))
+		fuzz = 1;
 	else
 		f.h.type = atoi(argv[a + 2]);
+	rng_state = 1;
 	for (a += 3; a < argc; a++) {
 		eq = strchr(argv[a], '=');
 		if (!eq)
 			die("expected FIELD=VALUE: %s", argv[a]);
 		*eq++ = '\0';
-		if (!strcmp(argv[a], "piece"))
+		if (!strcmp(argv[a], "piece")) {
 			piece = eq;
-		else if (!strcmp(argv[a], "text"))
+		} else if (!strcmp(argv[a], "text")) {
 			text = eq;
-		else if (!strcmp(argv[a], "n"))
+		} else if (!strcmp(argv[a], "n")) {
 			count = atoi(eq);
-		else if (set_field(&f, argv[a], eq))
+		} else if (!strcmp(argv[a], "seed")) {
+			rng_state = strtoull(eq, NULL, 0) | 1;
+		} else if (!strcmp(argv[a], "inc")) {
+			for (tok = strtok_r(eq, ",", &save); tok;
+			     tok = strtok_r(NULL, ",", &save)) {
+				k = field_index(tok);
+				if (k != 4 && k != 5 && k != 6)
+					die("inc: xid, seq or group, not %s", tok);
+				inc[k] = 1;
+			}
+		} else if (set_field(&f, argv[a], eq)) {
 			die("no field %s", argv[a]);
+		}
 	}
 	if (piece)
 		npiece = put_piece(&f, piece);
@@ -260,30 +409,19 @@ int main(int argc, char **argv)
 	if (!f.have_len && f.h.type == 1)
 		f.h.msg_len = htobe32(strlen(text));
 
-	len = sizeof(f.h) + f.blen;
-	be = htobe32(len);
-	memcpy(dgram, &be, 4);
-	memcpy(dgram + 4, &f.h, sizeof(f.h));
-	memcpy(dgram + 4 + sizeof(f.h), f.body, f.blen);
-	if (raw) {
-		send_raw(&to, sport, dgram + 4, len, count);
-		printf("sent %u\n", count);
-		return 0;
-	}
-	fd = connect_to(tcp, bind_addr, sport, &to);
+	open_out(&o, bind_addr);
 	for (i = 0; i < count; i++) {
-		if (tcp)
-			send_all(fd, dgram, len + 4);
-		else if (send(fd, dgram + 4, len, 0) < 0)
-			die("send: %s", strerror(errno));
+		if (fuzz) {
+			len = fuzz_one(&f.h, dgram + 4, 2048);
+		} else {
+			len = sizeof(f.h) + f.blen;
+			memcpy(dgram + 4, &f.h, sizeof(f.h));
+			memcpy(dgram + 4 + sizeof(f.h), f.body, f.blen);
+			inc_fields(&f.h, inc);
+		}
+		send_one(&o, dgram + 4, len);
 	}
-	if (tcp) {
-		/* the frames reach the peer before the connection ends */
-		shutdown(fd, SHUT_WR);
-		while (read(fd, dgram, sizeof(dgram)) > 0)
-			;
-	}
-	close(fd);
+	close_out(&o);
 	printf("sent %u\n", count);
 	return 0;
 }

@@ -58,11 +58,6 @@ udp_mib() { # NODE FIELD
 }
 
 # the node's netstats counter NAME (mcast_probe stats)
-netstat_of() { # NODE NAME
-	mcastbed exec "$1" mcast_probe stats | sed -n 's/^netstats //p' |
-		tr ' ' '\n' | sed -n "s/^$2=//p"
-}
-
 # over UDP, bursts of full datagrams leave in one send (UDP_SEGMENT) and
 # arrive in one read (UDP_GRO): after a 1 MiB round, node 0 (the source)
 # sent several datagrams per UDP send and the nodes read several per read

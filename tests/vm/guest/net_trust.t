@@ -35,24 +35,6 @@ N=4 TOPO=torus:2x2
 BIG=4611686018427387904		# 2^62
 PORT=7447
 
-addr_of() { # NODE: its address on an mcastbed testbed
-	echo "10.77.$(($1 / 256)).$(($1 % 256))"
-}
-
-netstat_of() { # NODE NAME: a counter of mcast_probe stats
-	mcastbed exec "$1" mcast_probe stats | sed -n 's/^netstats //p' |
-		tr ' ' '\n' | sed -n "s/^$2=//p"
-}
-
-# B - A of two counters, or "none" when either is not a number (a counter
-# the module does not report)
-delta() { # A B
-	case "$1:$2" in
-	*[!0-9:]* | :* | *:) echo none ;;
-	*) echo $(($2 - $1)) ;;
-	esac
-}
-
 # forge NODE [ARGS..]: mcast_forge run on NODE, to node 1
 forge() {
 	_n=$1

@@ -442,3 +442,23 @@ route_paths() {
 		}
 	}' "$1" | sort -n -k1,1 -k2,2
 }
+
+# ADDR of NODE on an mcastbed testbed
+addr_of() { # NODE
+	echo "10.77.$(($1 / 256)).$(($1 % 256))"
+}
+
+# a counter or gauge of NODE's data path (mcast_probe stats' netstats)
+netstat_of() { # NODE NAME
+	mcastbed exec "$1" mcast_probe stats | sed -n 's/^netstats //p' |
+		tr ' ' '\n' | sed -n "s/^$2=//p"
+}
+
+# B - A of two counters, or "none" when either is not a number (a counter
+# the module does not report)
+delta() { # A B
+	case "$1:$2" in
+	*[!0-9:]* | :* | *:) echo none ;;
+	*) echo $(($2 - $1)) ;;
+	esac
+}

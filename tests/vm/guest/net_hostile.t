@@ -1,0 +1,172 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# A hostile network (docs/data-path.md, "Trust" and "Bounds"), on a 2x2
+# torus where group 5 is nodes 1 and 2.
+#
+# Bounds: node 2, as itself (UDP from its own port over a raw socket),
+# sends node 1 1500 one-fragment messages, each naming a predecessor that
+# never comes, so node 1 would hold every one for FIFO order.  Node 1
+# holds at most MCAST_HELD_PER_PEER (1024) of them and answers the rest
+# BUSY (before: no bound); node 0's real message still gets in at once;
+# once the gap time (10 s) is past every held message is delivered and
+# the gauges are back to zero.
+#
+# Fuzz: over UDP and TCP, mcast_forge's fuzzer sends node 1 thousands of
+# random and mutated datagrams from node 3 (which node 1 does not know as
+# a peer) and from node 2 (a peer, as itself), while node 0 sends 20
+# messages to the group in completion mode.  Every send completes, each
+# member delivers each of node 0's messages exactly once and in order,
+# and afterwards no node holds anything (jobs, transfers, held messages,
+# reassembly and message memory; finished jobs once forgotten) and the
+# guest's free memory is back where it was.  The harness checks the
+# kernel log for KASAN, UBSAN, lockdep and warnings after every boot.
+
+# shellcheck source=tests/vm/guest/tap.sh
+. /tests/tap.sh
+
+# shellcheck source=tests/vm/guest/netlib.sh
+. /tests/netlib.sh
+
+run_ok "insmod mcast.ko" insmod "$MCAST_KO"
+
+N=4 TOPO=torus:2x2
+PORT=7447
+NEVER=999999999999	# a predecessor seq no one sent
+
+mem_avail_kb() {
+	sed -n 's/^MemAvailable: *\([0-9]*\) kB$/\1/p' /proc/meminfo
+}
+
+# NODE's gauges GAUGE.. all 0, or a failure naming the others
+gauges_zero() { # DESC NODE GAUGE..
+	_d=$1 _n=$2 _bad=''
+	shift 2
+	for _g in "$@"; do
+		_v=$(netstat_of "$_n" "$_g")
+		[ "$_v" = 0 ] || _bad="$_bad $_g=$_v"
+	done
+	[ -z "$_bad" ] && pass "$_d" || fail "$_d" "$_bad"
+}
+
+start_receivers() {
+	for _n in 1 2; do
+		mcastbed exec "$_n" mcast_probe rx 5 120000 -1 > "$W/rx.$_n" 2>&1 &
+	done
+	for _n in 1 2; do
+		wait_lines 1 '^ready' "$W/rx.$_n" ||
+			fail "$TP: receiver $_n ready" "$(cat "$W/rx.$_n")"
+	done
+}
+
+stop_receivers() {
+	for _n in 1 2; do
+		kill "$(sed -n 's/^ready .* pid=\([0-9]*\)$/\1/p' "$W/rx.$_n")" 2>/dev/null
+	done
+	wait
+}
+
+# the held-message bound (see the top)
+held_bound() {
+	start_receivers
+	busy0=$(netstat_of 1 busy_sent)
+	run_ok "$TP: node 2 sends node 1 1500 messages whose predecessor never comes" \
+		mcastbed exec 2 mcast_forge raw sport=$PORT "$(addr_of 1)" $PORT data \
+		from=2 src=2 group=5 xid=1000 seq=1000 inc=xid,seq \
+		piece=1:$NEVER text=held n=1500
+	sleep 2
+	held=$(netstat_of 1 held)
+	[ "${held:-x}" = 1024 ] && pass "$TP: node 1 holds 1024 of them, the bound per peer" ||
+		fail "$TP: node 1 holds at most 1024 messages of one peer" "held=$held"
+	d=$(delta "$busy0" "$(netstat_of 1 busy_sent)")
+	[ "$d" != none ] && [ "$d" -ge 400 ] && pass "$TP: ... and answered $d BUSY" ||
+		fail "$TP: node 1 answers BUSY past the bound" "busy_sent +$d"
+	out=$(mcastbed exec 0 mcast_probe tx g:5 500 wait=10000)
+	case $out in
+	*"rc=0 nfailed=0"*) pass "$TP: node 0's send to the group completes meanwhile" ;;
+	*) fail "$TP: node 0's send to the group completes meanwhile" "$out" ;;
+	esac
+	sleep 12
+	gauges_zero "$TP: after the gap time node 1 holds nothing" 1 held msg_mem jobs rx_mem
+	stop_receivers
+	# delivered at once: a 256-message receive queue keeps the first ones
+	got=$(grep -c '^msg src=2 .* len=4 ' "$W/rx.1")
+	lost=$(sed -n 's/^msg .* dropped=\([0-9]*\)$/\1/p' "$W/rx.1" | awk '{ s += $1 } END { print s + 0 }')
+	is "$((got + lost))" 1024 "$TP: node 1 let the 1024 held messages go ($got received, $lost dropped by the full queue)"
+	is "$(grep -c '^msg src=0 .* len=500 .*ok=1' "$W/rx.1")" 1 "$TP: ... and node 0's once"
+}
+
+# fuzz while node 0 sends (see the top)
+fuzz() {
+	run_ok "$TP: node 1 forgets node 3" mcastbed exec 1 mcastctl peer del "$(coord 3)"
+	start_receivers
+	mem0=$(mem_avail_kb)
+	OPT=tcp
+	[ "$TP" = tcp ] || OPT="raw sport=$PORT"
+	mcastbed exec 3 mcast_forge $OPT "$(addr_of 1)" $PORT fuzz from=0 src=0 \
+		group=5 seed=1 n=3000 > "$W/fuzz.3" 2>&1 &
+	f3=$!
+	# shellcheck disable=SC2086
+	mcastbed exec 2 mcast_forge $OPT "$(addr_of 1)" $PORT fuzz from=2 src=2 \
+		group=5 xid=1 seq=1 seed=2 n=3000 > "$W/fuzz.2" 2>&1 &
+	f2=$!
+	# shellcheck disable=SC2086
+	mcastbed exec 2 mcast_forge $OPT "$(addr_of 0)" $PORT fuzz from=2 src=0 \
+		group=5 seed=3 n=3000 > "$W/fuzz.0" 2>&1 &
+	f0=$!
+	okn=0 k=0
+	while [ $k -lt 20 ]; do
+		out=$(mcastbed exec 0 mcast_probe tx g:5 $((100 + k * 997)) wait=20000)
+		case $out in
+		*"rc=0 nfailed=0"*) okn=$((okn + 1)) ;;
+		*) diag "send $k: $out" ;;
+		esac
+		k=$((k + 1))
+	done
+	wait "$f3" "$f2" "$f0"
+	is "$okn" 20 "$TP: node 0's 20 sends completed under fuzz"
+	grep -q '^sent 3000' "$W/fuzz.2" && grep -q '^sent 3000' "$W/fuzz.0" &&
+		pass "$TP: node 2 sent 6000 fuzz datagrams" ||
+		fail "$TP: node 2 sent its fuzz" "$(cat "$W/fuzz.2" "$W/fuzz.0")"
+	d=$(netstat_of 1 rx_bad_src) m=$(netstat_of 1 rx_malformed)
+	[ "${d:-0}" -gt 0 ] && [ "${m:-0}" -gt 0 ] &&
+		pass "$TP: node 1 dropped them: rx_bad_src $d, rx_malformed $m" ||
+		fail "$TP: node 1 counts the fuzz" "rx_bad_src $d rx_malformed $m ($(cat "$W/fuzz.3"))"
+	sleep 2
+	stop_receivers
+	for n in 1 2; do
+		seqs=$(grep '^msg src=0 .*ok=1' "$W/rx.$n" | sed 's/.* seq=\([0-9]*\) .*/\1/')
+		is "$(echo "$seqs" | grep -c .)" 20 "$TP: node $n delivered node 0's 20 messages"
+		is "$(echo "$seqs" | sort -n | uniq | tr '\n' ' ')" "$(echo "$seqs" | tr '\n' ' ')" \
+			"$TP: ... each once, in order"
+	done
+	for n in 0 1 2; do
+		gauges_zero "$TP: node $n holds nothing after the fuzz" "$n" \
+			jobs transfers queued held msg_mem rx_mem unacked
+	done
+	sleep 21	# finished jobs are remembered for 20 s
+	for n in 0 1 2; do
+		gauges_zero "$TP: node $n forgot its finished jobs" "$n" done_jobs
+	done
+	mem1=$(mem_avail_kb)
+	[ $((mem0 - mem1)) -lt 8192 ] &&
+		pass "$TP: free memory back where it was (${mem0} -> ${mem1} kB)" ||
+		fail "$TP: free memory back where it was" "MemAvailable ${mem0} -> ${mem1} kB"
+}
+
+for TP in udp tcp; do
+	if ! _out=$(mcastbed up "$TOPO" --transport "$TP" 2>&1); then
+		fail "$TP: mcastbed up $TOPO --transport $TP" "$_out"
+		continue
+	fi
+	pass "$TP: mcastbed up $TOPO --transport $TP"
+	run_ok "$TP: group 5 is nodes 1 and 2" mcastbed group 5 "$(coord 1)" "$(coord 2)"
+	[ "$TP" = tcp ] || held_bound
+	fuzz
+	mcastbed down > /dev/null 2>&1
+done
+
+is "$(ip netns list | grep -c mcb)" 0 "no namespaces left"
+run_ok "rmmod mcast" rmmod mcast
+done_testing
+tap_exit
