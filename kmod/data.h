@@ -203,6 +203,17 @@ struct mcast_tx {
 	unsigned long born;		/* jiffies: its lifetime starts */
 };
 
+/*
+ * Seqs lo..hi of a sender that a stream skipped over (it stopped waiting
+ * for them): one arriving later is delivered then, out of order, rather
+ * than taken for a duplicate.
+ */
+struct mcast_gap {
+	u64 lo, hi;
+};
+
+#define MCAST_STREAM_GAPS	4	/* per stream; the oldest goes first */
+
 /* Receive side FIFO state of one stream (sender, group). */
 struct mcast_rstream {
 	u64 last;			/* seq of the last delivered message */
@@ -210,6 +221,8 @@ struct mcast_rstream {
 	struct list_head lru;		/* mn->rx_lru */
 	struct list_head held_link;	/* mn->held_streams, while it holds */
 	struct list_head held;		/* struct mcast_held, by seq */
+	struct mcast_gap gaps[MCAST_STREAM_GAPS];	/* oldest first */
+	u32 ngaps;
 	unsigned long used;		/* its last message came then */
 };
 

@@ -47,6 +47,54 @@ static void mcast_held_free(struct mcast_net *mn, struct mcast_held *hd)
 	kfree(hd);
 }
 
+static void mcast_gap_del(struct mcast_rstream *st, u32 i)
+{
+	st->ngaps--;
+	memmove(st->gaps + i, st->gaps + i + 1,
+		(st->ngaps - i) * sizeof(st->gaps[0]));
+}
+
+/* The stream goes past lo..hi without them (MCAST_GAP_MS is over). */
+static void mcast_gap_add(struct mcast_rstream *st, u64 lo, u64 hi)
+{
+	if (st->ngaps == MCAST_STREAM_GAPS)
+		mcast_gap_del(st, 0);
+	st->gaps[st->ngaps++] = (struct mcast_gap){ lo, hi };
+}
+
+/*
+ * @seq, at or below the last delivered, was skipped over and has not come
+ * since: it leaves its gap (so a second copy is a duplicate again) and is
+ * delivered late, exactly once, instead of lost after its sender may have
+ * been told it arrived.
+ */
+static bool mcast_gap_take(struct mcast_rstream *st, u64 seq)
+{
+	struct mcast_gap *g;
+	u64 hi;
+	u32 i;
+
+	for (i = 0; i < st->ngaps; i++) {
+		g = &st->gaps[i];
+		if (seq < g->lo || seq > g->hi)
+			continue;
+		if (seq == g->lo) {
+			g->lo++;
+		} else if (seq == g->hi) {
+			g->hi--;
+		} else {
+			hi = g->hi;
+			g->hi = seq - 1;
+			mcast_gap_add(st, seq + 1, hi);
+			return true;
+		}
+		if (g->lo > g->hi)
+			mcast_gap_del(st, i);
+		return true;
+	}
+	return false;
+}
+
 static void mcast_stream_drain(struct mcast_net *mn,
 			       struct mcast_rstream *st, bool force)
 {
@@ -56,6 +104,8 @@ static void mcast_stream_drain(struct mcast_net *mn,
 					      link))) {
 		if (!force && hd->prev > st->last)
 			break;
+		if (force && hd->prev > st->last)
+			mcast_gap_add(st, st->last + 1, hd->prev);
 		force = false;
 		list_del(&hd->link);
 		mcast_deliver_now(mn, hd->msg);
@@ -222,6 +272,11 @@ void mcast_rx_deliver(struct mcast_net *mn, struct mcast_msg *msg,
 	}
 	st->used = jiffies;
 	list_move_tail(&st->lru, &mn->rx_lru);
+	if (msg->seq <= st->last && mcast_gap_take(st, msg->seq)) {
+		atomic64_inc(&mn->stats.late);
+		mcast_deliver_now(mn, msg);
+		return;
+	}
 	if (msg->seq <= st->last)
 		goto dup;
 	list_for_each_entry(pos, &st->held, link)

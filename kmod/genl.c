@@ -284,7 +284,9 @@ static int mcast_put_stats(struct sk_buff *skb, const struct mcast_stats *s,
 	     nla_put_u64_64bit(skb, MCAST_STATS_A_TX_EXPIRED,
 			       atomic64_read(&s->tx_expired), MCAST_STATS_A_PAD) ||
 	     nla_put_u64_64bit(skb, MCAST_STATS_A_BUSY_SENT,
-			       atomic64_read(&s->busy_sent), MCAST_STATS_A_PAD)))
+			       atomic64_read(&s->busy_sent), MCAST_STATS_A_PAD) ||
+	     nla_put_u64_64bit(skb, MCAST_STATS_A_LATE,
+			       atomic64_read(&s->late), MCAST_STATS_A_PAD)))
 		goto cancel;
 	if (mn && mcast_put_gauges(skb, mn))
 		goto cancel;
@@ -296,7 +298,7 @@ cancel:
 }
 
 #define MCAST_STATS_SIZE (nla_total_size(0) + 2 * nla_total_size(4) + \
-			  29 * nla_total_size_64bit(8))
+			  30 * nla_total_size_64bit(8))
 
 /* ------------------------------------------------------- notifications */
 

@@ -60,6 +60,7 @@ struct mcast_stats {
 	atomic64_t rewinds;
 	atomic64_t tx_expired;
 	atomic64_t busy_sent;
+	atomic64_t late;
 };
 
 struct mcast_peer {

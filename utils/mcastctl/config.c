@@ -967,6 +967,7 @@ static const struct {
 	{ MCAST_STATS_A_MSG_MEM, "msg_mem" },
 	{ MCAST_STATS_A_STREAMS, "streams" },
 	{ MCAST_STATS_A_FLOORS, "floors" },
+	{ MCAST_STATS_A_LATE, "late" },
 };
 
 #define STAT_KEYS_ALWAYS 5	/* the first ones: present in every reply */

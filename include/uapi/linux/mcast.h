@@ -405,6 +405,9 @@ enum mcast_stats_attr {
 					 * order is kept (a gauge) */
 	MCAST_STATS_A_FLOORS,		/* u64: senders with forgotten streams
 					 * (a gauge; at most one per node) */
+	MCAST_STATS_A_LATE,		/* u64: messages delivered out of order,
+					 * after their stream had stopped
+					 * waiting for them (not lost) */
 
 	__MCAST_STATS_A_MAX,
 	MCAST_STATS_A_MAX = __MCAST_STATS_A_MAX - 1

@@ -294,6 +294,7 @@ static void print_netstats(const struct nlattr *const *t)
 		{ MCAST_STATS_A_MSG_MEM, "msg_mem" },
 		{ MCAST_STATS_A_STREAMS, "streams" },
 		{ MCAST_STATS_A_FLOORS, "floors" },
+		{ MCAST_STATS_A_LATE, "late" },
 	};
 	size_t i;
 
