@@ -89,6 +89,7 @@
 enum { MCW_DATA = 1, MCW_ACK = 2, MCW_DONE = 3 };
 #define MCW_F_TRUNC	0x01	/* DONE: the failure list is cut short */
 #define MCW_F_BUSY	0x02	/* ACK: alive, but no room for it yet */
+#define MCW_F_AUTH	0x80	/* an authentication trailer follows (auth.h) */
 
 struct mcw_hdr {
 	u8 version;
@@ -237,7 +238,8 @@ struct mcast_held {
 /* The node's scratch for a burst of DATA fragments (data_hop.c). */
 struct mcast_burst {
 	struct mcw_hdr hdr[MCAST_BURST_MAX];
-	struct kvec vec[3 * MCAST_BURST_MAX];
+	u8 trailer[MCAST_BURST_MAX][MCW_AUTH_LEN];
+	struct kvec vec[4 * MCAST_BURST_MAX];
 };
 
 /* Send side: per stream, the last seq sent to each destination. */
@@ -261,9 +263,11 @@ static inline unsigned long mcast_key2(u32 hi, u32 lo)
 	return (unsigned long)hi << 32 | lo;
 }
 
+/* Payload bytes per DATA datagram: room for the header and any trailer. */
 static inline u32 mcast_frag_size(struct mcast_net *mn)
 {
-	return mn->tp->max_payload - sizeof(struct mcw_hdr);
+	return mn->tp->max_payload - sizeof(struct mcw_hdr) -
+	       mcast_auth_room(&mn->auth);
 }
 
 /* Ids per DONE datagram; a longer failed list goes in several parts. */
@@ -275,8 +279,15 @@ static inline u32 mcast_done_room(struct mcast_net *mn)
 /* data_job.c */
 extern struct workqueue_struct *mcast_wq;
 void mcast_arm(struct mcast_net *mn);
+/* One datagram (@nv at most 3 pieces, the header first), sealed. */
 int mcast_xmit(struct mcast_net *mn, u32 to, struct kvec *v,
 	       size_t nv, size_t len);
+/* Datagrams already sealed (a burst). */
+int mcast_xmit_sealed(struct mcast_net *mn, u32 to, struct kvec *v,
+		      size_t nv, size_t len);
+/* Appends @trailer to the datagram @v[0..*@nv-1] when the node has a key. */
+size_t mcast_seal(struct mcast_net *mn, struct kvec *v, size_t *nv,
+		  u8 *trailer);
 void mcw_init(struct mcw_hdr *h, struct mcast_net *mn, u8 type,
 	      u32 src, u32 xid, u64 seq);
 int mcast_job_add_failed(struct mcast_job *job, u32 node);

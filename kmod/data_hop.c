@@ -37,16 +37,17 @@ unsigned long mcast_tx_lifetime(void)
 }
 
 /*
- * Fills @h and @v (*@nv of them so far: up to 3 more) for fragment @i of
- * @tx; returns the datagram's bytes.
+ * Fills @h, @v (*@nv of them so far: up to 4 more) and @trailer for
+ * fragment @i of @tx, sealed; returns the datagram's bytes.
  */
 static size_t mcast_tx_frag_vec(struct mcast_net *mn, struct mcast_tx *tx,
 				u32 i, struct mcw_hdr *h, struct kvec *v,
-				size_t *nv)
+				size_t *nv, u8 *trailer)
 {
 	struct mcast_job *job = tx->job;
 	u32 fs = mcast_frag_size(mn);
 	u32 off = i * fs, end = min(tx->total, off + fs);
+	size_t first = *nv, n;
 
 	mcw_init(h, mn, MCW_DATA, job->src, tx->xid, job->seq);
 	h->group = cpu_to_be32(job->group);
@@ -64,17 +65,22 @@ static size_t mcast_tx_frag_vec(struct mcast_net *mn, struct mcast_tx *tx,
 		v[(*nv)++] = (struct kvec){ job->msg->data + d0,
 					    end - tx->plen - d0 };
 	}
+	n = *nv - first;
+	end += mcast_seal(mn, v + first, &n, trailer);
+	*nv = first + n;
 	return sizeof(*h) + end - off;
 }
 
 static void mcast_tx_send_frag(struct mcast_net *mn, struct mcast_tx *tx,
 			       u32 i)
 {
+	u8 trailer[MCW_AUTH_LEN];
 	struct mcw_hdr h;
-	struct kvec v[3];
-	size_t nv = 0, len = mcast_tx_frag_vec(mn, tx, i, &h, v, &nv);
+	struct kvec v[4];
+	size_t nv = 0;
+	size_t len = mcast_tx_frag_vec(mn, tx, i, &h, v, &nv, trailer);
 
-	if (mcast_xmit(mn, tx->to, v, nv, len))
+	if (mcast_xmit_sealed(mn, tx->to, v, nv, len))
 		tx->lost = true;
 }
 
@@ -97,8 +103,8 @@ static void mcast_tx_send_burst(struct mcast_net *mn, struct mcast_tx *tx,
 	}
 	for (k = 0; k < n; k++)
 		len += mcast_tx_frag_vec(mn, tx, first + k, &b->hdr[k],
-					 b->vec, &nv);
-	if (mcast_xmit(mn, tx->to, b->vec, nv, len))
+					 b->vec, &nv, b->trailer[k]);
+	if (mcast_xmit_sealed(mn, tx->to, b->vec, nv, len))
 		tx->lost = true;
 }
 

@@ -33,8 +33,8 @@ void mcast_arm(struct mcast_net *mn)
 	queue_delayed_work(mcast_wq, &mn->timer_work, MCAST_TICK);
 }
 
-int mcast_xmit(struct mcast_net *mn, u32 to, struct kvec *v,
-	       size_t nv, size_t len)
+int mcast_xmit_sealed(struct mcast_net *mn, u32 to, struct kvec *v,
+		      size_t nv, size_t len)
 {
 	struct mcast_peer *p = xa_load(&mn->peers, to);
 	int err;
@@ -48,12 +48,35 @@ int mcast_xmit(struct mcast_net *mn, u32 to, struct kvec *v,
 	return err;
 }
 
+size_t mcast_seal(struct mcast_net *mn, struct kvec *v, size_t *nv,
+		  u8 *trailer)
+{
+	if (!mcast_auth_on(&mn->auth))
+		return 0;
+	mcast_auth_seal(&mn->auth, v, *nv, trailer);
+	v[(*nv)++] = (struct kvec){ trailer, MCW_AUTH_LEN };
+	return MCW_AUTH_LEN;
+}
+
+int mcast_xmit(struct mcast_net *mn, u32 to, struct kvec *v,
+	       size_t nv, size_t len)
+{
+	u8 trailer[MCW_AUTH_LEN];
+	struct kvec sv[4];
+
+	memcpy(sv, v, nv * sizeof(*v));
+	len += mcast_seal(mn, sv, &nv, trailer);
+	return mcast_xmit_sealed(mn, to, sv, nv, len);
+}
+
 void mcw_init(struct mcw_hdr *h, struct mcast_net *mn, u8 type,
 	      u32 src, u32 xid, u64 seq)
 {
 	memset(h, 0, sizeof(*h));
 	h->version = MCW_VERSION;
 	h->type = type;
+	if (mcast_auth_on(&mn->auth))
+		h->flags = MCW_F_AUTH;
 	h->src = cpu_to_be32(src);
 	h->from = cpu_to_be32(mn->node_id);
 	h->xid = cpu_to_be32(xid);

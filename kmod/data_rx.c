@@ -303,7 +303,7 @@ static void mcast_rx_data(struct mcast_net *mn, const struct mcw_hdr *h,
 
 			mcw_init(&b, mn, MCW_ACK, be32_to_cpu(h->src),
 				 be32_to_cpu(h->xid), be64_to_cpu(h->seq));
-			b.flags = MCW_F_BUSY;
+			b.flags |= MCW_F_BUSY;
 			atomic64_inc(&mn->stats.busy_sent);
 			mcast_xmit(mn, from, &v, 1, sizeof(b));
 			return;
@@ -370,6 +370,12 @@ void mcast_data_rx(struct mcast_net *mn, const struct sockaddr_in6 *sa,
 	p = xa_load(&mn->peers, from);
 	if (!p || !mcast_peer_addr_is(p, sa)) {
 		mcast_rx_bad_src(mn, sa, from);
+		return;
+	}
+	/* the address first: a tag costs a hash, a lookup does not */
+	if (mcast_auth_open(&mn->auth, &p->replay, buf, &len,
+			    h->flags & MCW_F_AUTH)) {
+		atomic64_inc(&mn->stats.rx_bad_auth);
 		return;
 	}
 	p->down = false;

@@ -74,9 +74,11 @@ static void mcast_timer_work(struct work_struct *w)
 	struct mcast_job *job, *tmp;
 	struct mcast_tx *tx;
 	unsigned long id;
+	ktime_t t0;
 	bool again;
 
 	mutex_lock(&mn->lock);
+	t0 = ktime_get();
 	mn->slow_tick = false;
 	if (mn->dying)
 		goto out;
@@ -100,6 +102,8 @@ static void mcast_timer_work(struct work_struct *w)
 		queue_delayed_work(mcast_wq, &mn->timer_work, MCAST_IDLE_TICK);
 	}
 out:
+	atomic64_add(ktime_to_ns(ktime_sub(ktime_get(), t0)),
+		     &mn->stats.timer_ns);
 	mutex_unlock(&mn->lock);
 }
 
@@ -173,6 +177,7 @@ void mcast_data_init_net(struct mcast_net *mn)
 	 */
 	atomic64_set(&mn->seq, (u64)ktime_get_real_seconds() << 20);
 	mn->next_xid = get_random_u32();
+	mcast_auth_init(&mn->auth);
 	xa_init(&mn->rjobs);
 	xa_init_flags(&mn->txs, XA_FLAGS_ALLOC1);
 	xa_init(&mn->tx_streams);
@@ -218,5 +223,6 @@ void mcast_data_exit_net(struct mcast_net *mn)
 	xa_destroy(&mn->rx_floor);
 	kfree(mn->burst);
 	mn->burst = NULL;
+	mcast_auth_clear(&mn->auth);
 	mutex_unlock(&mn->lock);
 }

@@ -67,6 +67,16 @@ static const struct nla_policy mcast_node_policy[MCAST_NODE_A_MAX + 1] = {
 				     .len = MCAST_TP_NAME_MAX - 1 },
 	[MCAST_NODE_A_RTO_MS] = NLA_POLICY_FULL_RANGE(NLA_U32, &mcast_rto_range),
 	[MCAST_NODE_A_RETRIES] = NLA_POLICY_MAX(NLA_U32, 100),
+	[MCAST_NODE_A_KEY_IDS] = { .type = NLA_REJECT },
+	[MCAST_NODE_A_KEY_USE] = { .type = NLA_REJECT },
+};
+
+static const struct nla_policy mcast_key_policy[MCAST_KEY_A_MAX + 1] = {
+	[MCAST_KEY_A_ID] = NLA_POLICY_MIN(NLA_U8, 1),
+	[MCAST_KEY_A_SECRET] = NLA_POLICY_EXACT_LEN(MCAST_KEY_LEN),
+	[MCAST_KEY_A_USE] = { .type = NLA_FLAG },
+	[MCAST_KEY_A_DROP] = { .type = NLA_FLAG },
+	[MCAST_KEY_A_NONE] = { .type = NLA_FLAG },
 };
 
 static struct netlink_range_validation mcast_node_id_range = {
@@ -103,6 +113,10 @@ static const struct nla_policy mcast_node_req_policy[MCAST_A_NODE + 1] = {
 	[MCAST_A_NODE] = NLA_POLICY_NESTED(mcast_node_policy),
 };
 
+static const struct nla_policy mcast_key_req_policy[MCAST_A_KEY + 1] = {
+	[MCAST_A_KEY] = NLA_POLICY_NESTED(mcast_key_policy),
+};
+
 static const struct nla_policy mcast_peer_req_policy[MCAST_A_PEER + 1] = {
 	[MCAST_A_PEER] = NLA_POLICY_NESTED(mcast_peer_policy),
 };
@@ -120,6 +134,18 @@ static const struct nla_policy mcast_stats_req_policy[MCAST_A_STATS + 1] = {
 static struct mcast_net *mcast_info_net(struct genl_info *info)
 {
 	return mcast_net(genl_info_net(info));
+}
+
+/* Which keys the node has and uses; never the keys. */
+static int mcast_put_keys(struct sk_buff *skb, const struct mcast_auth *a)
+{
+	u8 ids[MCAST_KEYS_MAX];
+	u32 n = mcast_auth_ids(a, ids);
+
+	if (!n)
+		return 0;
+	return nla_put(skb, MCAST_NODE_A_KEY_IDS, n, ids) ||
+	       nla_put_u8(skb, MCAST_NODE_A_KEY_USE, a->use->id);
 }
 
 static int mcast_put_node(struct sk_buff *skb, struct mcast_net *mn)
@@ -147,7 +173,8 @@ static int mcast_put_node(struct sk_buff *skb, struct mcast_net *mn)
 	if (nla_put_u16(skb, MCAST_NODE_A_PORT, mn->port) ||
 	    nla_put_string(skb, MCAST_NODE_A_TRANSPORT, mn->tp->name) ||
 	    nla_put_u32(skb, MCAST_NODE_A_RTO_MS, mn->rto_ms) ||
-	    nla_put_u32(skb, MCAST_NODE_A_RETRIES, mn->retries))
+	    nla_put_u32(skb, MCAST_NODE_A_RETRIES, mn->retries) ||
+	    mcast_put_keys(skb, &mn->auth))
 		goto cancel;
 	nla_nest_end(skb, nest);
 	return 0;
@@ -286,7 +313,11 @@ static int mcast_put_stats(struct sk_buff *skb, const struct mcast_stats *s,
 	     nla_put_u64_64bit(skb, MCAST_STATS_A_BUSY_SENT,
 			       atomic64_read(&s->busy_sent), MCAST_STATS_A_PAD) ||
 	     nla_put_u64_64bit(skb, MCAST_STATS_A_LATE,
-			       atomic64_read(&s->late), MCAST_STATS_A_PAD)))
+			       atomic64_read(&s->late), MCAST_STATS_A_PAD) ||
+	     nla_put_u64_64bit(skb, MCAST_STATS_A_RX_BAD_AUTH,
+			       atomic64_read(&s->rx_bad_auth), MCAST_STATS_A_PAD) ||
+	     nla_put_u64_64bit(skb, MCAST_STATS_A_TIMER_NS,
+			       atomic64_read(&s->timer_ns), MCAST_STATS_A_PAD)))
 		goto cancel;
 	if (mn && mcast_put_gauges(skb, mn))
 		goto cancel;
@@ -298,7 +329,7 @@ cancel:
 }
 
 #define MCAST_STATS_SIZE (nla_total_size(0) + 2 * nla_total_size(4) + \
-			  30 * nla_total_size_64bit(8))
+			  32 * nla_total_size_64bit(8))
 
 /* ------------------------------------------------------- notifications */
 
@@ -620,6 +651,70 @@ out:
 	mutex_unlock(&mn->lock);
 	if (tp)
 		mcast_transport_put(tp);
+	return err;
+}
+
+/* ------------------------------------------------------------------- keys */
+
+/* What a KEY_SET asks, checked against the node's keys; under mn->lock. */
+static int mcast_key_apply(struct mcast_net *mn, struct nlattr **tb,
+			   struct netlink_ext_ack *extack)
+{
+	struct mcast_auth *a = &mn->auth;
+	u8 id = tb[MCAST_KEY_A_ID] ? nla_get_u8(tb[MCAST_KEY_A_ID]) : 0;
+	bool on = mcast_auth_on(a), idle = mcast_data_idle(mn);
+
+	if (tb[MCAST_KEY_A_NONE]) {
+		if (on && !idle)
+			goto busy;
+		mcast_auth_clear(a);
+		return 0;
+	}
+	if (!id) {
+		NL_SET_ERR_MSG(extack, "KEY_SET needs an ID (or NONE)");
+		return -EINVAL;
+	}
+	if (tb[MCAST_KEY_A_SECRET]) {
+		if (!on && !idle)
+			goto busy;
+		return mcast_auth_set(a, id, nla_data(tb[MCAST_KEY_A_SECRET]),
+				      tb[MCAST_KEY_A_USE], extack);
+	}
+	if (tb[MCAST_KEY_A_USE])
+		return mcast_auth_use(a, id, extack);
+	if (tb[MCAST_KEY_A_DROP]) {
+		if (a->nkeys == 1 && !idle)
+			goto busy;
+		return mcast_auth_drop(a, id, extack);
+	}
+	NL_SET_ERR_MSG(extack, "KEY_SET needs SECRET, USE, DROP or NONE");
+	return -EINVAL;
+busy:
+	/* the fragment size and every datagram's format change with it */
+	NL_SET_ERR_MSG(extack, "cannot turn authentication on or off while messages are in flight");
+	return -EBUSY;
+}
+
+static int mcast_key_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mcast_net *mn = mcast_info_net(info);
+	struct nlattr *tb[MCAST_KEY_A_MAX + 1];
+	int err;
+
+	err = mcast_parse_nest(info, MCAST_A_KEY, tb, MCAST_KEY_A_MAX,
+			       mcast_key_policy);
+	if (err)
+		return err;
+	if (!!tb[MCAST_KEY_A_NONE] + !!tb[MCAST_KEY_A_DROP] +
+	    !!(tb[MCAST_KEY_A_SECRET] || tb[MCAST_KEY_A_USE]) > 1) {
+		NL_SET_ERR_MSG(info->extack, "KEY_SET does one of: SECRET [USE], USE, DROP, NONE");
+		return -EINVAL;
+	}
+	mutex_lock(&mn->lock);
+	err = mcast_key_apply(mn, tb, info->extack);
+	if (!err)
+		mcast_notify_node(mn);
+	mutex_unlock(&mn->lock);
 	return err;
 }
 
@@ -1323,6 +1418,12 @@ static const struct genl_ops mcast_ops[] = {
 		.doit = mcast_stats_get_doit,
 		.dumpit = mcast_stats_get_dumpit,
 		MCAST_POLICY(mcast_stats_req_policy),
+	},
+	{
+		.cmd = MCAST_CMD_KEY_SET,
+		.flags = GENL_ADMIN_PERM,
+		.doit = mcast_key_set_doit,
+		MCAST_POLICY(mcast_key_req_policy),
 	},
 };
 

@@ -32,6 +32,7 @@
 #include <net/net_namespace.h>
 #include <uapi/linux/mcast.h>
 
+#include "auth.h"
 #include "topology.h"
 
 struct mcast_burst;
@@ -61,6 +62,8 @@ struct mcast_stats {
 	atomic64_t tx_expired;
 	atomic64_t busy_sent;
 	atomic64_t late;
+	atomic64_t rx_bad_auth;
+	atomic64_t timer_ns;
 };
 
 struct mcast_peer {
@@ -79,6 +82,7 @@ struct mcast_peer {
 	u32 tx_active;		/* transfers to it sending data */
 	u32 srtt_us;		/* smoothed round trip time, 0: no sample */
 	u32 rttvar_us;		/* its mean deviation */
+	struct mcast_replay replay;	/* its authenticated counters */
 };
 
 /* A group as this node knows it. */
@@ -170,6 +174,7 @@ struct mcast_net {
 	unsigned long cwnd_cut;		/* jiffies of the last decrease */
 	wait_queue_head_t send_wq;	/* senders waiting for room */
 	struct mcast_burst *burst;	/* NULL until the first burst */
+	struct mcast_auth auth;		/* cluster keys (auth.h) */
 };
 
 /* net.c */

@@ -383,7 +383,7 @@ static int mcast_tcp_xmit(struct mcast_net *mn, const struct mcast_peer *p,
 {
 	struct mcast_tcp *t = mn->tp_priv;
 	struct mcast_tcp_conn *c;
-	struct kvec v[4];
+	struct kvec v[5];	/* the prefix, header, piece, data, trailer */
 	__be32 prefix = cpu_to_be32(len);
 	size_t total = len + sizeof(prefix);
 	int n = 0, err;

@@ -280,6 +280,9 @@ enum mcast_cmd {
 	MCAST_CMD_PEER_DOWN,	/* notification: a peer stopped answering;
 				 * its part of a tree was taken over
 				 */
+	MCAST_CMD_KEY_SET,	/* admin: the node's cluster keys
+				 * (MCAST_A_KEY); notification: NODE_GET
+				 */
 
 	__MCAST_CMD_MAX,
 	MCAST_CMD_MAX = __MCAST_CMD_MAX - 1
@@ -293,12 +296,44 @@ enum mcast_attr {
 	MCAST_A_STATS,		/* nest: enum mcast_stats_attr */
 	MCAST_A_EVENT,		/* nest: enum mcast_event_attr */
 	MCAST_A_PAD,
+	MCAST_A_KEY,		/* nest: enum mcast_key_attr */
 
 	__MCAST_A_MAX,
 	MCAST_A_MAX = __MCAST_A_MAX - 1
 };
 
 #define MCAST_TRANSPORT_NAME_MAX	16
+
+/*
+ * Cluster keys (MCAST_CMD_KEY_SET, docs/data-path.md "Cluster key"): with
+ * a key, every datagram a node sends carries an HMAC-SHA256 tag (16 bytes)
+ * under the key it uses, with a counter for the receiver's replay window,
+ * and a node accepts only datagrams tagged under a key it has.  Up to
+ * MCAST_KEYS_MAX keys at once, by id, so that a new key can be rotated in
+ * without losing a message: install it on every node, then use it on
+ * every node, then drop the old one.  Turning authentication on or off
+ * (the first key, or dropping the last) needs the node idle.
+ */
+#define MCAST_KEY_LEN			32
+#define MCAST_KEYS_MAX			4
+
+enum mcast_key_attr {
+	MCAST_KEY_A_UNSPEC,
+	MCAST_KEY_A_ID,		/* u8, 1 to 255: the key a request is about */
+	MCAST_KEY_A_SECRET,	/* binary, MCAST_KEY_LEN bytes: install key ID
+				 * (or replace it); write-only
+				 */
+	MCAST_KEY_A_USE,	/* flag: send with key ID from now on (the
+				 * first key installed is used at once)
+				 */
+	MCAST_KEY_A_DROP,	/* flag: remove key ID; not the one in use
+				 * while others remain
+				 */
+	MCAST_KEY_A_NONE,	/* flag: remove every key: no authentication */
+
+	__MCAST_KEY_A_MAX,
+	MCAST_KEY_A_MAX = __MCAST_KEY_A_MAX - 1
+};
 
 enum mcast_node_attr {
 	MCAST_NODE_A_UNSPEC,
@@ -316,6 +351,13 @@ enum mcast_node_attr {
 	MCAST_NODE_A_RTO_MS,	/* u32: first retransmission timeout */
 	MCAST_NODE_A_RETRIES,	/* u32: retransmissions before a peer is
 				 * declared unreachable
+				 */
+	MCAST_NODE_A_KEY_IDS,	/* binary, read-only: __u8[] ids of the
+				 * cluster keys installed (never the keys)
+				 */
+	MCAST_NODE_A_KEY_USE,	/* u8, read-only: the id of the key the node
+				 * sends with; absent: no key, datagrams
+				 * carry no authentication
 				 */
 
 	__MCAST_NODE_A_MAX,
@@ -408,6 +450,14 @@ enum mcast_stats_attr {
 	MCAST_STATS_A_LATE,		/* u64: messages delivered out of order,
 					 * after their stream had stopped
 					 * waiting for them (not lost) */
+	MCAST_STATS_A_RX_BAD_AUTH,	/* u64: datagrams from a peer's address
+					 * dropped: no tag, a tag under no key
+					 * the node has, a wrong tag, or a
+					 * replayed counter */
+	MCAST_STATS_A_TIMER_NS,		/* u64: time the node's timer work ran
+					 * (retransmission, expiry), in ns: its
+					 * cost, which follows the work due, not
+					 * the state the node remembers */
 
 	__MCAST_STATS_A_MAX,
 	MCAST_STATS_A_MAX = __MCAST_STATS_A_MAX - 1
