@@ -100,6 +100,31 @@ ctl "node set: a coordinate outside the torus" 1 "out of range" \
 ctl "node set: a coordinate with too many elements" 1 "has 3 elements" \
 	node set topology torus:4x4 coord 1,2,3
 ctl "node show with an extra argument" 2 'unexpected argument "x"' node show x
+head -c 32 /dev/zero > "$tmp/key.raw"
+printf '%064d\n' 7 > "$tmp/key.hex"
+printf 'short\n' > "$tmp/key.bad"
+chmod 600 "$tmp"/key.*
+ctl "node set key without a value" 2 "key needs a value" node set key
+ctl "node set key-next without key-id" 2 "key-next needs key-id" \
+	node set key-next "$tmp/key.raw"
+ctl "node set key with another keyword" 2 'unexpected "port" after key' \
+	node set key "$tmp/key.raw" port 7
+ctl "node set key-id 0" 1 "key-id: expected 1 to 255" \
+	node set key "$tmp/key.raw" key-id 0
+ctl "node set key-use 256" 1 "key-id: expected 1 to 255" node set key-use 256
+ctl "node set key: no such file" 1 "$tmp/none: No such file" \
+	node set key "$tmp/none"
+ctl "node set key: a file of the wrong length" 1 "expected 32 bytes, or 64 hex digits" \
+	node set key "$tmp/key.bad"
+ctl "node set key (raw): not loaded" 4 "$nl" node set key "$tmp/key.raw" key-id 2
+ctl "node set key (hex): not loaded" 4 "$nl" node set key "$tmp/key.hex"
+ctl "node set key none: not loaded" 4 "$nl" node set key none
+chmod 644 "$tmp/key.raw"
+out=$("$MCASTCTL" node set key "$tmp/key.raw" 2>&1)
+case $out in
+*"warning: others than its owner can read $tmp/key.raw (chmod 600 it)"*"$nl"*) ok 0 "node set key: a key file others can read is named" ;;
+*) ok 1 "node set key: a key file others can read is named" "$out" ;;
+esac
 ctl "peer add without PEER" 2 "missing PEER" peer add
 ctl "peer add without port" 2 "needs addr IPADDR and port PORT" \
 	peer add 1,3 addr 10.0.0.7

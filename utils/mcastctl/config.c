@@ -26,7 +26,7 @@ bool mcastctl_json;
 
 /* Messages are "mcastctl: WHAT: ..." with WHAT like "peer add". */
 __attribute__((format(printf, 2, 3)))
-static int usage_err(const char *what, const char *fmt, ...)
+int usage_err(const char *what, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -39,7 +39,7 @@ static int usage_err(const char *what, const char *fmt, ...)
 }
 
 __attribute__((format(printf, 2, 3)))
-static int input_err(const char *what, const char *fmt, ...)
+int input_err(const char *what, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -51,7 +51,7 @@ static int input_err(const char *what, const char *fmt, ...)
 	return MCASTCTL_EINPUT;
 }
 
-static int nomem(const char *what)
+int nomem(const char *what)
 {
 	return input_err(what, "out of memory");
 }
@@ -182,11 +182,53 @@ void cmd_node_usage(FILE *f)
 	      "       mcastctl node set [topology torus:K[xK...][:uni|:bi]] [coord C]\n"
 	      "                         [port P] [transport udp|tcp] [rto MS]\n"
 	      "                         [retries N]\n"
+	      "       mcastctl node set key FILE|none [key-id N]\n"
+	      "       mcastctl node set key-next FILE key-id N\n"
+	      "       mcastctl node set key-use N | key-drop N\n"
 	      "\n"
 	      "show: this node's topology, coordinate and id.\n"
 	      "set: configure them (the topology and the coordinate together the\n"
 	      "first time; later either one alone).  Coordinates and radices are\n"
-	      "written highest dimension first, as in mcastctl plan.\n", f);
+	      "written highest dimension first, as in mcastctl plan.\n"
+	      "key: the cluster key, 32 bytes (raw, or 64 hex digits), that every\n"
+	      "datagram is authenticated with, installed (id N, default 1) and used\n"
+	      "at once; none: no key.  To rotate without losing a message: key-next\n"
+	      "on every node, then key-use on every node, then key-drop the old.\n", f);
+}
+
+/* "key_id": the one in use or null, "key_ids": all it has. */
+static void json_keys(struct json *j, const struct ctl_node *node)
+{
+	u32 i;
+
+	json_key(j, "key_id");
+	if (node->nkeys)
+		json_uint(j, node->key_use);
+	else
+		json_null(j);
+	json_key(j, "key_ids");
+	json_arr_begin(j);
+	for (i = 0; i < node->nkeys; i++)
+		json_uint(j, node->key_ids[i]);
+	json_arr_end(j);
+}
+
+/* "key          id 2 (also has 1, 3)", or "none": never the keys. */
+static void print_keys(const struct ctl_node *node)
+{
+	u32 i, n = 0;
+
+	if (!node->nkeys) {
+		printf("key          none (datagrams are not authenticated)\n");
+		return;
+	}
+	printf("key          id %u", node->key_use);
+	for (i = 0; i < node->nkeys; i++) {
+		if (node->key_ids[i] == node->key_use)
+			continue;
+		printf(n++ ? ", %u" : " (also has %u", node->key_ids[i]);
+	}
+	printf("%s\n", n ? ")" : "");
 }
 
 static int node_show(int argc, char **argv)
@@ -225,6 +267,7 @@ static int node_show(int argc, char **argv)
 				json_key_uint(&o.j, "rto_ms", node.rto_ms);
 			if (node.retries)
 				json_key_uint(&o.j, "retries", node.retries);
+			json_keys(&o.j, &node);
 		}
 		json_obj_end(&o.j);
 		return jout_end(&o, what, 0);
@@ -241,6 +284,7 @@ static int node_show(int argc, char **argv)
 		printf("transport    %s, port %u, rto %u ms, %u retries\n",
 		       node.transport[0] ? node.transport : "?", node.port,
 		       node.rto_ms, node.retries);
+	print_keys(&node);
 	return MCASTCTL_OK;
 }
 
@@ -260,6 +304,8 @@ static int node_set(int argc, char **argv)
 	u32 id;
 	int i, err;
 
+	if (argc > 1 && !strncmp(argv[1], "key", 3))
+		return node_set_key(argc, argv);
 	for (i = 1; i < argc; i += 2) {
 		const char **slot;
 
@@ -968,6 +1014,8 @@ static const struct {
 	{ MCAST_STATS_A_STREAMS, "streams" },
 	{ MCAST_STATS_A_FLOORS, "floors" },
 	{ MCAST_STATS_A_LATE, "late" },
+	{ MCAST_STATS_A_RX_BAD_AUTH, "rx_bad_auth" },
+	{ MCAST_STATS_A_TIMER_NS, "timer_ns" },
 };
 
 #define STAT_KEYS_ALWAYS 5	/* the first ones: present in every reply */

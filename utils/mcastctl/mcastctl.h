@@ -41,4 +41,14 @@ void cmd_group_usage(FILE *f);
 int cmd_stats(int argc, char **argv);
 void cmd_stats_usage(FILE *f);
 
+/* Error messages "mcastctl: WHAT: ..." and their exit statuses (config.c). */
+__attribute__((format(printf, 2, 3)))
+int usage_err(const char *what, const char *fmt, ...);
+__attribute__((format(printf, 2, 3)))
+int input_err(const char *what, const char *fmt, ...);
+int nomem(const char *what);
+
+/* node set key... (key.c) */
+int node_set_key(int argc, char **argv);
+
 #endif /* MCASTCTL_H */

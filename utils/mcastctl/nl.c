@@ -268,6 +268,15 @@ int ctl_parse_node(struct nlattr *nest, struct ctl_node *node)
 	if (tb[MCAST_NODE_A_TRANSPORT])
 		nla_strlcpy(node->transport, tb[MCAST_NODE_A_TRANSPORT],
 			    sizeof(node->transport));
+	if (tb[MCAST_NODE_A_KEY_IDS]) {
+		node->nkeys = nla_len(tb[MCAST_NODE_A_KEY_IDS]);
+		if (node->nkeys > MCAST_KEYS_MAX)
+			return -EINVAL;
+		memcpy(node->key_ids, nla_data(tb[MCAST_NODE_A_KEY_IDS]),
+		       node->nkeys);
+	}
+	if (tb[MCAST_NODE_A_KEY_USE])
+		node->key_use = nla_get_u8(tb[MCAST_NODE_A_KEY_USE]);
 	node->configured = true;
 	return 0;
 }

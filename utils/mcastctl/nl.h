@@ -58,6 +58,9 @@ struct ctl_node {
 	u32 rto_ms;
 	u32 retries;
 	char transport[MCAST_TRANSPORT_NAME_MAX];
+	u8 key_ids[MCAST_KEYS_MAX];	/* the cluster keys it has */
+	u32 nkeys;
+	u8 key_use;			/* the one it sends with */
 };
 
 int ctl_node_get(struct ctl_nl *nl, struct ctl_node *node);
