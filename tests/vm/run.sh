@@ -26,8 +26,10 @@ usage: tests/vm/run.sh [--kernel VER] [--keep] [--shell] [TEST...]
                 torus of network namespaces, multicasts, statistics), print
                 what it printed and power off
   --bench       the same with tests/vm/bench.sh: mcastperf on a 4x4 and an
-                8x8 torus, U-torus against separate addressing (slow: set
-                VM_TIMEOUT and TEST_TIMEOUT, as make bench-cluster does)
+                8x8 torus, U-torus against separate addressing, the cost
+                of the cluster key, the timer against idle streams (slow:
+                set VM_TIMEOUT and TEST_TIMEOUT, as make bench-cluster
+                does; BENCH_ONLY=torus|key|timer runs one part)
   --bench-peers the same with tests/vm/bench_peers.sh: mcast against Open
                 MPI's and MPICH's MPI_Bcast and TIPC group broadcast on the
                 same testbeds (make bench-peers); writes build/bench-peers/
@@ -55,6 +57,8 @@ OUT=${VM_OUT:-$REPO/build/vm}
 # In-tree modules the guest tests may modprobe.  Their dependencies, and
 # mcast.ko's, are added from the kernel's modules.dep.
 IN_TREE_MODULES=(veth bridge sch_netem sch_tbf sch_prio cls_u32 act_gact)
+# mcast_forge seals datagrams with a cluster key over AF_ALG (net_key.t).
+IN_TREE_MODULES+=(algif_hash)
 # The peers of bench-peers: TIPC, the dummy interface the MPIs use, and the
 # 9p share of the host's root (Open MPI and MPICH run from it).
 IN_TREE_MODULES+=(tipc dummy 9p 9pnet_virtio virtio_pci)
@@ -575,6 +579,8 @@ main() {
 	fi
 	if [ -n "$demo" ]; then
 		[ "$demo" != bench_peers ] || peers_knobs
+		[ "$demo" != bench ] || [ -z "${BENCH_ONLY:-}" ] ||
+			EXTRA_APPEND+=" BENCH_ONLY=$BENCH_ONLY"
 		run_demo
 	fi
 	t0=$(now_ms)

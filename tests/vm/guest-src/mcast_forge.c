@@ -8,6 +8,7 @@
  *   mcast_forge [tcp|raw] [sport=PORT] [bind=ADDR] ADDR PORT TYPE
  *               [FIELD=V..] [piece=ID:PREV,ID:PREV..] [text=STRING]
  *               [n=COUNT] [inc=FIELD,..] [seed=S]
+ *               [key=FILE [key_id=N] [ctr=C]]
  *
  * TYPE data, ack or done (or a number).  FIELDs are the header's: version
  * (1), flags, src, from, xid, seq, group, step, msg_len, count, frag, cum;
@@ -20,6 +21,12 @@
  * port, as a lying peer (or a host spoofing one) would send.
  * inc=FIELD,.. adds one to those header fields from one copy to the next
  * (xid, seq, group: as many transfers, messages or streams).
+ *
+ * key=FILE (32 bytes, raw or 64 hex digits) seals every datagram as a node
+ * with that cluster key does (docs/data-path.md "Cluster key"): MCW_F_AUTH,
+ * then the trailer (key id, the counter, the HMAC-SHA256 tag made with the
+ * kernel's AF_ALG); the counter is C for every copy if ctr= is given (a
+ * replay), else the clock in ns, one more per datagram.
  *
  * TYPE fuzz sends COUNT datagrams made from a pseudo-random generator
  * seeded with S: each a DATA, ACK, DONE or unknown type whose header
@@ -41,7 +48,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
+#include <linux/if_alg.h>
+
+#ifndef AF_ALG
+#define AF_ALG 38
+#endif
+#ifndef SOL_ALG
+#define SOL_ALG 279
+#endif
 
 struct wire_hdr {
 	uint8_t version, type, flags, pad;
@@ -51,6 +67,8 @@ struct wire_hdr {
 } __attribute__((packed));
 
 #define ENTRY_LEN	12	/* be32 node, be64 prev */
+#define AUTH_LEN	28	/* u8 id, 3 zero, be64 counter, 16 tag */
+#define F_AUTH		0x80
 #define MAX_ENTRIES	4096
 #define MAX_DGRAM	(64 << 10)
 
@@ -155,6 +173,82 @@ static uint32_t put_piece(struct forged *f, char *list)
 		f->blen += 8;
 	}
 	return n;
+}
+
+/* The cluster key's HMAC-SHA256, from the kernel over AF_ALG. */
+struct sealer {
+	int op;			/* -1: no key */
+	uint8_t id;
+	uint64_t ctr;
+	int fixed;		/* ctr= given: every copy the same */
+};
+
+static void read_key_file(const char *path, uint8_t *key)
+{
+	uint8_t buf[80];
+	unsigned int b;
+	size_t n, i;
+	FILE *f = fopen(path, "rb");
+
+	if (!f)
+		die("key %s: %s", path, strerror(errno));
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	if (n == 32) {
+		memcpy(key, buf, 32);
+		return;
+	}
+	while (n > 64 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+		n--;
+	if (n != 64)
+		die("key %s: expected 32 bytes or 64 hex digits", path);
+	for (i = 0; i < 32; i++) {
+		if (sscanf((char *)buf + 2 * i, "%2x", &b) != 1)
+			die("key %s: not hex", path);
+		key[i] = b;
+	}
+}
+
+static void sealer_open(struct sealer *s, const char *path)
+{
+	struct sockaddr_alg sa = {
+		.salg_family = AF_ALG,
+		.salg_type = "hash",
+		.salg_name = "hmac(sha256)",
+	};
+	uint8_t key[32];
+	int tfm = socket(AF_ALG, SOCK_SEQPACKET, 0);
+
+	if (tfm < 0 || bind(tfm, (struct sockaddr *)&sa, sizeof(sa)))
+		die("AF_ALG hmac(sha256): %s", strerror(errno));
+	read_key_file(path, key);
+	if (setsockopt(tfm, SOL_ALG, ALG_SET_KEY, key, sizeof(key)))
+		die("AF_ALG key: %s", strerror(errno));
+	s->op = accept(tfm, NULL, 0);
+	if (s->op < 0)
+		die("AF_ALG accept: %s", strerror(errno));
+}
+
+/* Seals @buf[0..*len-1] (a header first) in place: flag and trailer. */
+static void seal(struct sealer *s, uint8_t *buf, size_t *len)
+{
+	struct wire_hdr *h = (struct wire_hdr *)buf;
+	uint8_t digest[32];
+	uint64_t be;
+
+	if (s->op < 0)
+		return;
+	if (*len >= sizeof(*h))
+		h->flags |= F_AUTH;
+	memset(buf + *len, 0, 4);
+	buf[*len] = s->id;
+	be = htobe64(s->fixed ? s->ctr : ++s->ctr);
+	memcpy(buf + *len + 4, &be, 8);
+	if (send(s->op, buf, *len + 12, 0) != (ssize_t)(*len + 12) ||
+	    read(s->op, digest, sizeof(digest)) != sizeof(digest))
+		die("AF_ALG hmac: %s", strerror(errno));
+	memcpy(buf + *len + 12, digest, 16);
+	*len += AUTH_LEN;
 }
 
 /* inc=: one more in each named field of the header. */
@@ -276,7 +370,8 @@ struct out {
 /* @buf[0..len-1] as UDP from port o->sport, the UDP header ours. */
 static void send_raw(const struct out *o, const uint8_t *buf, size_t len)
 {
-	static uint8_t pkt[sizeof(struct udphdr) + MAX_DGRAM];
+	static uint8_t pkt[sizeof(struct udphdr) + sizeof(struct wire_hdr) +
+			  MAX_DGRAM + AUTH_LEN];
 	struct sockaddr_in dst = { .sin_family = AF_INET };
 	struct udphdr u = {
 		.source = htons(o->sport),
@@ -337,11 +432,14 @@ static void close_out(struct out *o)
 int main(int argc, char **argv)
 {
 	static struct forged f;
-	static uint8_t dgram[4 + sizeof(struct wire_hdr) + MAX_DGRAM];
+	static uint8_t dgram[4 + sizeof(struct wire_hdr) + MAX_DGRAM + AUTH_LEN];
 	const char *bind_addr = NULL, *text = "";
 	unsigned int count = 1, i, inc[NFIELDS] = { 0 };
 	char *piece = NULL, *eq, *tok, *save;
 	struct out o = { .fd = -1 };
+	struct sealer sl = { .op = -1, .id = 1 };
+	const char *key_path = NULL;
+	struct timespec now;
 	uint32_t npiece = 0;
 	size_t len, k;
 	int a = 1, fuzz = 0;
@@ -384,6 +482,13 @@ int main(int argc, char **argv)
 			text = eq;
 		} else if (!strcmp(argv[a], "n")) {
 			count = atoi(eq);
+		} else if (!strcmp(argv[a], "key")) {
+			key_path = eq;
+		} else if (!strcmp(argv[a], "key_id")) {
+			sl.id = atoi(eq);
+		} else if (!strcmp(argv[a], "ctr")) {
+			sl.ctr = strtoull(eq, NULL, 0);
+			sl.fixed = 1;
 		} else if (!strcmp(argv[a], "seed")) {
 			rng_state = strtoull(eq, NULL, 0) | 1;
 		} else if (!strcmp(argv[a], "inc")) {
@@ -409,6 +514,12 @@ int main(int argc, char **argv)
 	if (!f.have_len && f.h.type == 1)
 		f.h.msg_len = htobe32(strlen(text));
 
+	if (key_path) {
+		sealer_open(&sl, key_path);
+		clock_gettime(CLOCK_REALTIME, &now);
+		if (!sl.fixed)
+			sl.ctr = (uint64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+	}
 	open_out(&o, bind_addr);
 	for (i = 0; i < count; i++) {
 		if (fuzz) {
@@ -419,6 +530,7 @@ int main(int argc, char **argv)
 			memcpy(dgram + 4 + sizeof(f.h), f.body, f.blen);
 			inc_fields(&f.h, inc);
 		}
+		seal(&sl, dgram + 4, &len);
 		send_one(&o, dgram + 4, len);
 	}
 	close_out(&o);

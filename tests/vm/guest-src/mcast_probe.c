@@ -295,6 +295,8 @@ static void print_netstats(const struct nlattr *const *t)
 		{ MCAST_STATS_A_STREAMS, "streams" },
 		{ MCAST_STATS_A_FLOORS, "floors" },
 		{ MCAST_STATS_A_LATE, "late" },
+		{ MCAST_STATS_A_RX_BAD_AUTH, "rx_bad_auth" },
+		{ MCAST_STATS_A_TIMER_NS, "timer_ns" },
 	};
 	size_t i;
 
