@@ -352,6 +352,7 @@ struct mcast_data_gauges {
 };
 
 void mcast_data_gauges(struct mcast_net *mn, struct mcast_data_gauges *g);
+void mcast_data_peer_recount(struct mcast_net *mn, struct mcast_peer *p);
 void mcast_data_init_net(struct mcast_net *mn);
 /* Stops the node's data path and frees its state; idempotent. */
 void mcast_data_exit_net(struct mcast_net *mn);

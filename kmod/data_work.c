@@ -121,6 +121,37 @@ bool mcast_data_idle(struct mcast_net *mn)
 	return true;
 }
 
+/*
+ * A peer added (again): what the node already holds of it counts against
+ * it, so deleting and re-adding a peer with transfers in flight neither
+ * frees its share nor lets the old ones drive the new counters below 0.
+ */
+void mcast_data_peer_recount(struct mcast_net *mn, struct mcast_peer *p)
+{
+	struct mcast_rstream *st;
+	struct mcast_held *hd;
+	struct mcast_job *job;
+	struct mcast_tx *tx;
+	unsigned long id;
+
+	lockdep_assert_held(&mn->lock);
+	p->rx_jobs = 0;
+	p->jobs = 0;
+	p->tx_active = 0;
+	p->held = 0;
+	list_for_each_entry(job, &mn->jobs, link) {
+		if (job->root || job->parent != p->id)
+			continue;
+		p->rx_jobs += job->state == JOB_RX;
+		p->jobs += job->counted;
+	}
+	xa_for_each(&mn->txs, id, tx)
+		p->tx_active += tx->to == p->id && tx->active;
+	list_for_each_entry(st, &mn->held_streams, held_link)
+		list_for_each_entry(hd, &st->held, link)
+			p->held += hd->parent == p->id;
+}
+
 void mcast_data_gauges(struct mcast_net *mn, struct mcast_data_gauges *g)
 {
 	struct mcast_tx *tx;

@@ -803,6 +803,7 @@ static int mcast_peer_new_doit(struct sk_buff *skb, struct genl_info *info)
 		goto fail;
 	}
 	mn->npeers++;
+	mcast_data_peer_recount(mn, p);
 	mcast_notify_peer(mn, MCAST_CMD_PEER_NEW, p);
 	mutex_unlock(&mn->lock);
 	return 0;
