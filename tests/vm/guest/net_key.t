@@ -13,6 +13,9 @@
 #    mcast_forge seals with the right key (AF_ALG): such a message is
 #    delivered, which checks the documented format; the same datagram
 #    again is a replay; a counter below the window is too old.
+#  - Node 3 fuzzes node 1 with 2000 datagrams sealed with the key (an
+#    authenticated peer sending garbage) while node 0 sends 10 messages:
+#    they all complete, the garbage reaches the parser and is dropped.
 #  - Rotation under traffic: while node 0 sends 30 messages in completion
 #    mode, every node installs key 2 (key-next), then uses it (key-use),
 #    then drops key 1 (key-drop): all 30 complete and arrive once each.
@@ -105,6 +108,29 @@ keyed_basics() {
 	sleep 1
 	is "$(delta "$a0" "$(netstat_of 0 rx_bad_auth)")" 3 "$TP: node 0 counted the three in rx_bad_auth"
 
+	# node 3 as an authenticated peer that sends garbage: 2000 fuzz
+	# datagrams sealed with key 1 (so they reach the parser), to a group
+	# node 1 does not receive, while node 0 sends
+	m0=$(netstat_of 1 rx_malformed)
+	# shellcheck disable=SC2086
+	mcastbed exec 3 mcast_forge $OPT "$(addr_of 1)" $PORT fuzz from=3 src=3 \
+		group=77 seed=9 n=2000 key="$W/k1" > "$W/fuzz.3" 2>&1 &
+	fz=$!
+	k=0 okn=0
+	while [ $k -lt 10 ]; do
+		case $(mcastbed exec 0 mcast_probe tx g:5 $((300 + k * 2000)) wait=20000) in
+		*"rc=0 nfailed=0"*) okn=$((okn + 1)) ;;
+		esac
+		k=$((k + 1))
+	done
+	wait "$fz"
+	is "$okn" 10 "$TP: node 0's 10 sends complete while a keyed peer fuzzes node 1"
+	m1=$(netstat_of 1 rx_malformed)
+	d=$(delta "$m0" "$m1")
+	[ "$d" != none ] && [ "$d" -gt 0 ] && grep -q '^sent 2000' "$W/fuzz.3" &&
+		pass "$TP: the sealed fuzz got past the tag to the parser ($d malformed)" ||
+		fail "$TP: the sealed fuzz reaches the parser" "rx_malformed +$d; $(cat "$W/fuzz.3")"
+
 	# far above node 3's own counter, so nothing of its real traffic
 	# follows in this boot (it would now be too old)
 	C=$(($(date +%s) * 1000000000 + 3600000000000))
@@ -118,7 +144,7 @@ keyed_basics() {
 	stop_rx
 	is "$(grep -c '^msg src=3 .* len=6 ' "$W/rx.1")" 1 "$TP: the sealed message was delivered, once"
 	is "$(grep -c '^msg src=3 ' "$W/rx.1")" 1 "$TP: nothing else of node 3's"
-	is "$(grep -c '^msg src=0 .*ok=1' "$W/rx.2")" 2 "$TP: node 2 got node 0's two messages"
+	is "$(grep -c '^msg src=0 .*ok=1' "$W/rx.2")" 12 "$TP: node 2 got node 0's twelve messages"
 }
 
 # rotation while node 0 sends (see the top)
