@@ -24,38 +24,6 @@
 
 bool mcastctl_json;
 
-/* Messages are "mcastctl: WHAT: ..." with WHAT like "peer add". */
-__attribute__((format(printf, 2, 3)))
-int usage_err(const char *what, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "mcastctl: %s: ", what);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return MCASTCTL_EUSAGE;
-}
-
-__attribute__((format(printf, 2, 3)))
-int input_err(const char *what, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "mcastctl: %s: ", what);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return MCASTCTL_EINPUT;
-}
-
-int nomem(const char *what)
-{
-	return input_err(what, "out of memory");
-}
-
 static bool is_help(const char *s)
 {
 	return !strcmp(s, "help") || !strcmp(s, "-h") || !strcmp(s, "--help");

@@ -41,7 +41,7 @@ void cmd_group_usage(FILE *f);
 int cmd_stats(int argc, char **argv);
 void cmd_stats_usage(FILE *f);
 
-/* Error messages "mcastctl: WHAT: ..." and their exit statuses (config.c). */
+/* Error messages "mcastctl: WHAT: ..." and their exit statuses (report.c). */
 __attribute__((format(printf, 2, 3)))
 int usage_err(const char *what, const char *fmt, ...);
 __attribute__((format(printf, 2, 3)))
