@@ -9,6 +9,7 @@
 #                        (VM=0 skips those)
 #   make vmcheck         the VM tests only (tests/vm/run.sh)
 #   make vmcheck-full    all of them on every kernel, not a subset on the 2nd
+#   make debugcheck      the VM tests on a KASAN/lockdep/kmemleak/UBSAN 6.1
 #   make demo            a few `mcastctl plan` examples from the dissertation
 #   make demo-cluster    a 16-node torus cluster in a QEMU guest: multicasts,
 #                        receivers, steps, statistics (tests/vm/demo.sh)
@@ -267,7 +268,9 @@ $(B)/asan/unit/%: $(B)/asan/obj/tests/unit/%.o $(ALIB)
 # Keep the objects of the pattern-built programs.
 .SECONDARY:
 
--include $(shell find $(B) -name '*.d' 2>/dev/null)
+# (not under the trees of other builds there: the VM's, the debug kernel)
+-include $(shell find $(B) \( -path $(B)/vm -o -path $(B)/debug-kernel \) -prune \
+	     -o -name '*.d' -type f -print 2>/dev/null)
 
 # mcastperf: multicast latency/throughput between testbed nodes (libmcast).
 PERF := $(B)/mcastperf
@@ -305,9 +308,21 @@ benches: $(BENCHES)
 
 VM ?= 1
 
-.PHONY: check unit vmcheck vmcheck-full
+.PHONY: check unit vmcheck vmcheck-full debugcheck
 vmcheck: userspace
 	$(Q)tests/run.sh tests/vm/run.sh
+# The VM tests on a debug build of Debian's 6.1 (KASAN, kmemleak, lockdep,
+# UBSAN, DEBUG_OBJECTS, DEBUG_ATOMIC_SLEEP: tests/vm/debug_kernel.sh builds
+# it once under build/debug-kernel and installs it; root, about an hour).
+# Any report of theirs in the guest's log fails the run.  DEBUG_TESTS
+# names tests (default: all).  Slow under TCG; not part of make check.
+debugcheck: userspace
+	$(Q)rel=$$(tests/vm/debug_kernel.sh) && \
+	 VM_KERNEL="$$rel" VM_TEST_NAMES="$(DEBUG_TESTS)" VM_FULL=1 \
+	 VM_MEM=$${VM_MEM:-2048} VM_TIMEOUT=$${VM_TIMEOUT:-14400} \
+	 VM_SUITE_TIMEOUT=$${VM_SUITE_TIMEOUT:-14400} \
+	 VM_TEST_TIMEOUT=$${VM_TEST_TIMEOUT:-3000} tests/run.sh tests/vm/run.sh
+
 # Every VM test on every kernel (make check and vmcheck run the whole suite
 # on the first kernel and a subset on the others: tests/vm/run.sh).
 vmcheck-full: userspace

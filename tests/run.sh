@@ -137,9 +137,11 @@ for t in "${tests[@]}"; do
 	case $t in
 	*/vm/run.sh)
 		# every guest test on every kernel: far longer than one program
-		# (TEST_TIMEOUT here is the suite's; the guest tests keep theirs)
+		# (TEST_TIMEOUT here is the suite's; the guest tests keep theirs,
+		# or VM_TEST_TIMEOUT's)
 		TEST_TIMEOUT=${VM_SUITE_TIMEOUT:-3600} run_one "$t" \
-			env -u TEST_TIMEOUT bash "$t"
+			env -u TEST_TIMEOUT ${VM_TEST_TIMEOUT:+TEST_TIMEOUT=$VM_TEST_TIMEOUT} \
+			bash "$t"
 		;;
 	*.t)
 		run_one "$t" bash "$t"

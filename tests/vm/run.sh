@@ -42,7 +42,8 @@ usage: tests/vm/run.sh [--kernel VER] [--keep] [--shell] [TEST...]
                 the subset SECOND_KERNEL_TESTS names; VM_FULL=1, as make
                 vmcheck-full sets, runs all of them on every kernel)
 
-Environment: VM_TIMEOUT (s per boot, default 1800), TEST_TIMEOUT (s per guest
+Environment: VM_KERNEL and VM_TEST_NAMES (what --kernel and TEST name, when
+they are not given), VM_TIMEOUT (s per boot, default 1800), TEST_TIMEOUT (s per guest
 test, default 600), VM_MEM (MiB, default 1024), QEMU, VM_OUT (work directory,
 default build/vm), VM_TRANSPORT (the transport mcastbed gives the nodes in
 every boot; default udp, with the guarantee tests of TCP_ALSO run once
@@ -94,7 +95,7 @@ MARK=@@MCAST-VM # the guest's markers; keep in sync with guest/init
 # Kernel log lines that fail a boot: DESIGN.md §5's list, plus the other
 # ways a kernel reports a bug, and mcast.ko's report of objects left at
 # unload (a leak).
-BAD_LOG='BUG:|WARNING:|Oops|Call Trace|refcount_t|kernel BUG at|Kernel panic|UBSAN:|KASAN:|mcast: leaked'
+BAD_LOG='BUG:|WARNING:|Oops|Call Trace|refcount_t|kernel BUG at|Kernel panic|UBSAN:|KASAN:|mcast: leaked|suspected memory leak|possible circular locking|inconsistent lock state'
 
 # The tests every kernel after the first runs when no TEST is named and
 # VM_FULL is not 1: those that exercise the kernel interfaces that differ
@@ -567,6 +568,11 @@ run_demo() {
 main() {
 	local ver t0
 	parse_args "$@"
+	# make debugcheck names its kernel and tests through the environment
+	# (tests/run.sh runs this script without arguments)
+	[ ${#kernels[@]} -gt 0 ] || [ -z "${VM_KERNEL:-}" ] || kernels=("$VM_KERNEL")
+	# shellcheck disable=SC2206
+	[ ${#tests[@]} -gt 0 ] || [ -z "${VM_TEST_NAMES:-}" ] || tests=($VM_TEST_NAMES)
 	select_tests
 	preflight
 	mkdir -p "$OUT"
