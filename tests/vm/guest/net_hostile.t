@@ -164,10 +164,7 @@ fuzz() {
 	sleep 2
 	stop_receivers
 	for n in 1 2; do
-		seqs=$(grep '^msg src=0 .*ok=1' "$W/rx.$n" | sed 's/.* seq=\([0-9]*\) .*/\1/')
-		is "$(echo "$seqs" | grep -c .)" 20 "$TP: node $n delivered node 0's 20 messages"
-		is "$(echo "$seqs" | sort -n | uniq | tr '\n' ' ')" "$(echo "$seqs" | tr '\n' ' ')" \
-			"$TP: ... each once, in order"
+		check_once_in_order "$W/rx.$n" 20 "$TP: node $n delivered node 0's 20 messages"
 	done
 	for n in 0 1 2; do
 		gauges_zero "$TP: node $n holds nothing after the fuzz" "$n" \

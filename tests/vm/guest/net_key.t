@@ -170,10 +170,7 @@ rotation() {
 	sleep 1
 	stop_rx
 	for n in 1 2; do
-		seqs=$(grep '^msg src=0 .*ok=1' "$W/rx.$n" | sed 's/.* seq=\([0-9]*\) .*/\1/')
-		is "$(echo "$seqs" | grep -c .)" 30 "$TP: node $n delivered the 30"
-		is "$(echo "$seqs" | sort -n | uniq | tr '\n' ' ')" "$(echo "$seqs" | tr '\n' ' ')" \
-			"$TP: ... each once, in order"
+		check_once_in_order "$W/rx.$n" 30 "$TP: node $n delivered the 30"
 	done
 	case $(mcastbed exec 2 mcastctl node show) in
 	*"key          id 2"*) pass "$TP: node show: key id 2 alone" ;;

@@ -462,3 +462,12 @@ delta() { # A B
 	*) echo $(($2 - $1)) ;;
 	esac
 }
+
+# node 0's good messages in LOG (mcast_probe rx): COUNT of them, each once,
+# in the order they were sent (two assertions)
+check_once_in_order() { # LOG COUNT DESC
+	_seqs=$(grep '^msg src=0 .*ok=1' "$1" | sed 's/.* seq=\([0-9]*\) .*/\1/')
+	is "$(echo "$_seqs" | grep -c .)" "$2" "$3"
+	is "$(echo "$_seqs" | sort -n | uniq | tr '\n' ' ')" "$(echo "$_seqs" | tr '\n' ' ')" \
+		"$3: each once, in order"
+}
