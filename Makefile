@@ -313,12 +313,12 @@ vmcheck: userspace
 	$(Q)tests/run.sh tests/vm/run.sh
 # The VM tests on a debug build of Debian's 6.1 (KASAN, kmemleak, lockdep,
 # UBSAN, DEBUG_OBJECTS, DEBUG_ATOMIC_SLEEP: tests/vm/debug_kernel.sh builds
-# it once under build/debug-kernel and installs it; root, about an hour).
+# it once under build/debug-kernel and installs it there; about an hour).
 # Any report of theirs in the guest's log fails the run.  DEBUG_TESTS
 # names tests (default: all).  Slow under TCG; not part of make check.
 debugcheck: userspace
 	$(Q)rel=$$(tests/vm/debug_kernel.sh) && \
-	 VM_KERNEL="$$rel" VM_TEST_NAMES="$(DEBUG_TESTS)" VM_FULL=1 \
+	 VM_KERNEL="$$rel" VM_KERNEL_ROOT="$(CURDIR)/build/debug-kernel/root" VM_TEST_NAMES="$(DEBUG_TESTS)" VM_FULL=1 \
 	 VM_MEM=$${VM_MEM:-2048} VM_TIMEOUT=$${VM_TIMEOUT:-14400} \
 	 VM_SUITE_TIMEOUT=$${VM_SUITE_TIMEOUT:-14400} \
 	 VM_TEST_TIMEOUT=$${VM_TEST_TIMEOUT:-3000} tests/run.sh tests/vm/run.sh

@@ -6,14 +6,18 @@
 # and UBSAN, on x86_64_defconfig plus what the VM tests load (as modules,
 # as Debian has them).  Built once under build/debug-kernel/ (about an
 # hour on 2 cores; later runs reuse it), then installed as
-# /boot/vmlinuz-REL and /lib/modules/REL (its build link to the tree), so
-# that tests/vm/run.sh --kernel REL boots it like any installed kernel.
-# Prints REL.  Needs flex, bison, bc, libelf-dev, libssl-dev and root.
+# build/debug-kernel/root/{boot/vmlinuz-REL,lib/modules/REL} (its build
+# link to the tree), so that VM_KERNEL_ROOT=build/debug-kernel/root
+# tests/vm/run.sh --kernel REL boots it.  Prints REL.  Needs flex, bison,
+# bc, libelf-dev and libssl-dev.
 
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 OUT=$REPO/build/debug-kernel
+# Installed here, not in /boot and /lib/modules: the host's own kernel list
+# (what make check boots) stays Debian's.
+ROOT=$OUT/root
 TARBALL=${DEBUG_KERNEL_SOURCE:-/usr/src/linux-source-6.1.tar.xz}
 JOBS=$(nproc 2>/dev/null || echo 2)
 
@@ -64,10 +68,12 @@ main() {
 	log "building in $src (-j$JOBS; the first build takes long)"
 	make -C "$src" -s -j"$JOBS" bzImage modules >&2
 	rel=$(make -C "$src" -s kernelrelease)
-	if [ ! -f "/boot/vmlinuz-$rel" ] || [ "$src/arch/x86/boot/bzImage" -nt "/boot/vmlinuz-$rel" ]; then
-		log "installing $rel"
-		make -C "$src" -s INSTALL_MOD_PATH=/ modules_install >&2
-		cp "$src/arch/x86/boot/bzImage" "/boot/vmlinuz-$rel"
+	if [ ! -f "$ROOT/boot/vmlinuz-$rel" ] ||
+	   [ "$src/arch/x86/boot/bzImage" -nt "$ROOT/boot/vmlinuz-$rel" ]; then
+		log "installing $rel under $ROOT"
+		make -C "$src" -s INSTALL_MOD_PATH="$ROOT" modules_install >&2
+		mkdir -p "$ROOT/boot"
+		cp "$src/arch/x86/boot/bzImage" "$ROOT/boot/vmlinuz-$rel"
 	fi
 	echo "$rel"
 }

@@ -18,7 +18,7 @@ usage: tests/vm/run.sh [--kernel VER] [--keep] [--shell] [TEST...]
        tests/vm/run.sh --bench-peers [--kernel VER]
 
   --kernel VER  only this kernel (default: every VER with /boot/vmlinuz-VER
-                and /lib/modules/VER/build)
+                and /lib/modules/VER/build under VM_KERNEL_ROOT)
   --keep        keep build/vm/VER/{root,initramfs.cpio.gz} after a clean run
   --shell       boot one kernel into an interactive busybox shell on this
                 terminal instead of running the tests (quit QEMU: Ctrl-A x)
@@ -43,7 +43,8 @@ usage: tests/vm/run.sh [--kernel VER] [--keep] [--shell] [TEST...]
                 vmcheck-full sets, runs all of them on every kernel)
 
 Environment: VM_KERNEL and VM_TEST_NAMES (what --kernel and TEST name, when
-they are not given), VM_TIMEOUT (s per boot, default 1800), TEST_TIMEOUT (s per guest
+they are not given), VM_KERNEL_ROOT (where boot/ and lib/modules/ are,
+default /; make debugcheck points it at its own kernel's tree), VM_TIMEOUT (s per boot, default 1800), TEST_TIMEOUT (s per guest
 test, default 600), VM_MEM (MiB, default 1024), QEMU, VM_OUT (work directory,
 default build/vm), VM_TRANSPORT (the transport mcastbed gives the nodes in
 every boot; default udp, with the guarantee tests of TCP_ALSO run once
@@ -78,6 +79,10 @@ HOST_PROGS=(ip tc tipc)
 # distribution tables).
 HOST_DATA=(/usr/lib/x86_64-linux-gnu/tc)
 
+# Kernels are looked up under this root, so a kernel built for one purpose
+# (make debugcheck's) never joins the default list of make check.
+KROOT=${VM_KERNEL_ROOT:-}
+KROOT=${KROOT%/}
 VM_TIMEOUT=${VM_TIMEOUT:-1800}
 TEST_TIMEOUT=${TEST_TIMEOUT:-600}
 VM_MEM=${VM_MEM:-1024}
@@ -149,9 +154,12 @@ now_ms() {
 
 installed_kernels() {
 	local d ver
-	for d in /lib/modules/*/; do
+	for d in "$KROOT"/lib/modules/*/; do
 		ver=$(basename "$d")
-		if [ -f "/boot/vmlinuz-$ver" ] && [ -f "$d/build/Makefile" ]; then
+		# An older make debugcheck installed its kernel in /boot: only
+		# --kernel or VM_KERNEL chooses it.
+		case $ver in *-mcast-debug) continue ;; esac
+		if [ -f "$KROOT/boot/vmlinuz-$ver" ] && [ -f "$d/build/Makefile" ]; then
 			echo "$ver"
 		fi
 	done | sort -V
@@ -226,8 +234,8 @@ preflight() {
 		fi
 	fi
 	for ver in "${kernels[@]}"; do
-		[ -r "/boot/vmlinuz-$ver" ] || die "cannot read /boot/vmlinuz-$ver"
-		[ -f "/lib/modules/$ver/build/Makefile" ] || die "no /lib/modules/$ver/build"
+		[ -r "$KROOT/boot/vmlinuz-$ver" ] || die "cannot read $KROOT/boot/vmlinuz-$ver"
+		[ -f "$KROOT/lib/modules/$ver/build/Makefile" ] || die "no $KROOT/lib/modules/$ver/build"
 	done
 	# The guest has no libc of its own: busybox must be the static one.
 	if ldd "$(command -v busybox)" > /dev/null 2>&1; then
@@ -269,7 +277,7 @@ build_module() { # VER DIR
 
 	snapshot_sources "$src"
 	if ! make -C "$src" module KERNELRELEASE="$ver" \
-		KDIR="/lib/modules/$ver/build" > "$dir/build.log" 2>&1; then
+		KDIR="$KROOT/lib/modules/$ver/build" > "$dir/build.log" 2>&1; then
 		tap "not ok" "$desc"
 		diag "\`make module\` failed; last lines of $dir/build.log:"
 		tail -n 20 "$dir/build.log" | sed 's/^/#   /'
@@ -322,15 +330,15 @@ stage_modules() { # VER ROOT KO
 	IFS=, read -ra mods <<< "$(modinfo -F depends "$ko")"
 	mods+=("${IN_TREE_MODULES[@]}")
 	if [ ${#mods[@]} -gt 0 ]; then
-		deps=$(modprobe -S "$ver" --show-depends -a "${mods[@]}" 2>&1) ||
-			die "modprobe -S $ver --show-depends ${mods[*]}: $deps"
+		deps=$(modprobe -d "$KROOT/" -S "$ver" --show-depends -a "${mods[@]}" 2>&1) ||
+			die "modprobe -d $KROOT/ -S $ver --show-depends ${mods[*]}: $deps"
 		while read -r cmd path rest; do
 			[ "$cmd" = insmod ] || continue # "builtin NAME"
 			rest=${path#*/lib/modules/"$ver"/}
 			copy_module "$path" "$mdir/${rest%.ko*}.ko"
 		done <<< "$deps"
 	fi
-	cp "/lib/modules/$ver"/modules.{order,builtin,builtin.modinfo} "$mdir/"
+	cp "$KROOT/lib/modules/$ver"/modules.{order,builtin,builtin.modinfo} "$mdir/"
 	depmod -b "$root" "$ver"
 }
 
@@ -436,7 +444,7 @@ nboots=0
 
 boot() { # VER IMAGE LOG [TRANSPORT]
 	timeout --kill-after=10 "$VM_TIMEOUT" "$QEMU" "${QEMU_ARGS[@]}" \
-		-kernel "/boot/vmlinuz-$1" -initrd "$2" \
+		-kernel "$KROOT/boot/vmlinuz-$1" -initrd "$2" \
 		-append "$APPEND mcast_test_timeout=$TEST_TIMEOUT${4:+ mcast_transport=$4}$EXTRA_APPEND" \
 		< /dev/null > "$3" 2>&1
 }
@@ -493,7 +501,7 @@ run_shell() {
 	build_module "$ver" "$dir" > /dev/null || die "mcast.ko does not build: $dir/build.log"
 	stage_rootfs "$ver" "$dir/root" "$dir/mcast.ko"
 	pack_initramfs "$dir/root" "$dir/initramfs.cpio.gz"
-	exec "$QEMU" "${QEMU_ARGS[@]}" -kernel "/boot/vmlinuz-$ver" \
+	exec "$QEMU" "${QEMU_ARGS[@]}" -kernel "$KROOT/boot/vmlinuz-$ver" \
 		-initrd "$dir/initramfs.cpio.gz" \
 		-append "$APPEND mcast_shell=1"
 }
