@@ -163,7 +163,8 @@ struct mcast_job {
 	u32 *nodes;			/* the piece, this node first */
 	u64 *prevs;
 	struct list_head txs;		/* struct mcast_tx.link */
-	u32 pending;
+	u32 pending;			/* transfers, and a held message */
+	struct mcast_held *held;	/* its message, waiting for delivery */
 	u32 *failed;
 	u32 nfailed, failcap;
 	bool trunc;
@@ -224,12 +225,16 @@ struct mcast_rstream {
 	struct list_head held;		/* struct mcast_held, by seq */
 	struct mcast_gap gaps[MCAST_STREAM_GAPS];	/* oldest first */
 	u32 ngaps;
+	bool blocked;			/* its next message waits for room in
+					 * a lossless receiver (mn->nblocked)
+					 */
 	unsigned long used;		/* its last message came then */
 };
 
 struct mcast_held {
 	struct list_head link;
 	struct mcast_msg *msg;
+	struct mcast_job *job;		/* waits for it; NULL: none (any more) */
 	u64 prev;
 	u32 parent;			/* the peer it came from */
 	unsigned long at;		/* jiffies: held since */
@@ -321,8 +326,14 @@ void mcast_streams_skip_gaps(struct mcast_net *mn);
 void mcast_streams_free(struct mcast_net *mn);
 /* A message for stream (@src, @group) would not start one past the cap. */
 bool mcast_stream_room(struct mcast_net *mn, u32 src, u32 group);
-void mcast_rx_deliver(struct mcast_net *mn, struct mcast_msg *msg,
-		      u64 prev);
+/*
+ * Delivers @job's message after its @prev, exactly once; a message held
+ * (for order, or for room in a lossless receiver's queue) keeps @job from
+ * completing until it is delivered.
+ */
+void mcast_rx_deliver(struct mcast_net *mn, struct mcast_job *job, u64 prev);
+/* The held message of @job goes without it (the job is being freed). */
+void mcast_held_orphan(struct mcast_job *job);
 
 /* data_send.c */
 /* The node has room for a send of any size (poll's EPOLLOUT). */
@@ -356,6 +367,11 @@ void mcast_data_peer_recount(struct mcast_net *mn, struct mcast_peer *p);
 void mcast_data_init_net(struct mcast_net *mn);
 /* Stops the node's data path and frees its state; idempotent. */
 void mcast_data_exit_net(struct mcast_net *mn);
+/*
+ * From a reader: a lossless file that stopped a delivery has room again;
+ * held deliveries and waiting senders try again.
+ */
+void mcast_data_room(struct mcast_net *mn);
 /* Nothing is in flight: the transport may change; under mn->lock. */
 bool mcast_data_idle(struct mcast_net *mn);
 /* (Re)opens the node's transport on mn->port; under mn->lock. */

@@ -3,7 +3,10 @@
  * Local delivery of network messages exactly once and in order per stream
  * (sender, group): each message names the previous one its sender sent to
  * this node, so a message waits only for one that was sent here.  Idle
- * streams are forgotten, their last seq kept as the sender's floor.
+ * streams are forgotten, their last seq kept as the sender's floor.  A
+ * message that a lossless receiver has no room for waits at the head of
+ * its stream (the stream is blocked) and keeps its job from reporting
+ * DONE until it is delivered.
  */
 #include <linux/jiffies.h>
 #include <linux/moduleparam.h>
@@ -23,21 +26,43 @@ module_param(stream_idle_ms, uint, 0644);
 MODULE_PARM_DESC(stream_idle_ms,
 		 "forget a (sender, group) stream's FIFO state after it was idle this many ms (default 90000)");
 
-static void mcast_deliver_now(struct mcast_net *mn, struct mcast_msg *msg)
+static int mcast_deliver_now(struct mcast_net *mn, struct mcast_msg *msg)
 {
 	struct mcast_group *g = NULL;
 
 	if (msg->group != MCAST_NO_GROUP) {
 		g = xa_load(&mn->groups, msg->group);
 		if (!g)
-			return;
+			return MCAST_DELIVERED;	/* no group, no members */
 	}
-	mcast_deliver_local(mn, msg, g, !g, NULL);
+	return mcast_deliver_local(mn, msg, g, !g, NULL);
 }
 
-static void mcast_held_free(struct mcast_net *mn, struct mcast_held *hd)
+/*
+ * How @job's message went (mcast_deliver_local()'s answer): not to a file
+ * that waited for it (cut off, or not at all), so the sender hears this
+ * node failed.
+ */
+static void mcast_job_delivered(struct mcast_net *mn, struct mcast_job *job,
+				int how)
+{
+	if (job && how != MCAST_DELIVERED)
+		mcast_job_add_failed(job, mn->node_id);
+}
+
+void mcast_held_orphan(struct mcast_job *job)
+{
+	if (job->held)
+		job->held->job = NULL;
+	job->held = NULL;
+}
+
+/* @hd leaves its stream, delivered as @how; its job may complete now. */
+static void mcast_held_free(struct mcast_net *mn, struct mcast_held *hd,
+			    int how)
 {
 	struct mcast_peer *p = xa_load(&mn->peers, hd->parent);
+	struct mcast_job *job = hd->job;
 
 	if (p && p->held)
 		p->held--;
@@ -45,6 +70,24 @@ static void mcast_held_free(struct mcast_net *mn, struct mcast_held *hd)
 	mn->held_mem -= hd->msg->len;
 	mcast_msg_put(hd->msg);
 	kfree(hd);
+	if (job) {
+		job->held = NULL;
+		mcast_job_delivered(mn, job, how);
+		job->pending--;
+		mcast_job_check(mn, job);
+	}
+}
+
+static void mcast_stream_block(struct mcast_net *mn,
+			       struct mcast_rstream *st, bool on)
+{
+	if (st->blocked == on)
+		return;
+	st->blocked = on;
+	if (on)
+		mn->nblocked++;
+	else
+		mn->nblocked--;
 }
 
 static void mcast_gap_del(struct mcast_rstream *st, u32 i)
@@ -95,32 +138,46 @@ static bool mcast_gap_take(struct mcast_rstream *st, u64 seq)
 	return false;
 }
 
+/*
+ * Delivers what the stream holds in order, while the next one's prev has
+ * been delivered (or, with @force, the first one in any case); stops, the
+ * stream blocked, at one a lossless receiver has no room for.
+ */
 static void mcast_stream_drain(struct mcast_net *mn,
 			       struct mcast_rstream *st, bool force)
 {
 	struct mcast_held *hd;
+	int how;
 
 	while ((hd = list_first_entry_or_null(&st->held, struct mcast_held,
 					      link))) {
 		if (!force && hd->prev > st->last)
 			break;
+		how = mcast_deliver_now(mn, hd->msg);
+		if (how == MCAST_BLOCKED) {
+			mcast_stream_block(mn, st, true);
+			return;
+		}
 		if (force && hd->prev > st->last)
 			mcast_gap_add(st, st->last + 1, hd->prev);
 		force = false;
 		list_del(&hd->link);
-		mcast_deliver_now(mn, hd->msg);
-		st->last = hd->msg->seq;
-		mcast_held_free(mn, hd);
+		/* a late one (mcast_gap_take()) is below last */
+		st->last = max(st->last, hd->msg->seq);
+		mcast_held_free(mn, hd, how);
 	}
+	mcast_stream_block(mn, st, false);
 	if (list_empty(&st->held))
 		list_del_init(&st->held_link);
 }
 
 /*
  * The timer's look at held messages: only streams that hold any, so its
- * cost follows the work due, not the streams remembered.  A message held
- * longer than MCAST_GAP_MS is delivered with every one before it: what it
- * waits for will not come (the sender gave up on this node, or lied).
+ * cost follows the work due, not the streams remembered.  A blocked one
+ * tries again (its receiver may have read, or stalled long enough to be
+ * cut off).  A message held longer than MCAST_GAP_MS is delivered with
+ * every one before it: what it waits for will not come (the sender gave
+ * up on this node, or lied).
  */
 void mcast_streams_skip_gaps(struct mcast_net *mn)
 {
@@ -130,11 +187,16 @@ void mcast_streams_skip_gaps(struct mcast_net *mn)
 	u64 upto;
 
 	list_for_each_entry_safe(st, tmp, &mn->held_streams, held_link) {
+		if (st->blocked)
+			mcast_stream_drain(mn, st, false);
+		if (st->blocked)
+			continue;
 		upto = 0;
 		list_for_each_entry(hd, &st->held, link)
 			if (time_after(jiffies, hd->at + gap))
 				upto = hd->msg->seq;
-		while ((hd = list_first_entry_or_null(&st->held,
+		while (!st->blocked &&
+		       (hd = list_first_entry_or_null(&st->held,
 						      struct mcast_held, link)) &&
 		       hd->msg->seq <= upto)
 			mcast_stream_drain(mn, st, true);
@@ -167,7 +229,8 @@ static void mcast_rstream_free(struct mcast_net *mn, struct mcast_rstream *st)
 	struct mcast_held *hd, *tmp;
 
 	list_for_each_entry_safe(hd, tmp, &st->held, link)
-		mcast_held_free(mn, hd);
+		mcast_held_free(mn, hd, MCAST_BLOCKED);
+	mcast_stream_block(mn, st, false);
 	list_del(&st->held_link);
 	list_del(&st->lru);
 	xa_erase(&mn->rx_streams, st->key);
@@ -254,50 +317,28 @@ static struct mcast_rstream *mcast_rstream_new(struct mcast_net *mn,
 	return st;
 }
 
-/* FIFO per (sender, group): deliver @msg after its @prev, exactly once. */
-void mcast_rx_deliver(struct mcast_net *mn, struct mcast_msg *msg,
-		      u64 prev)
+/*
+ * Holds @job's message in @st until its turn (and room) comes; false when
+ * there is no memory for that.
+ */
+static bool mcast_hold(struct mcast_net *mn, struct mcast_rstream *st,
+		       struct mcast_job *job, u64 prev)
 {
-	unsigned long key = mcast_key2(msg->src_node, msg->group);
-	struct mcast_rstream *st = xa_load(&mn->rx_streams, key);
+	struct mcast_msg *msg = job->msg;
 	struct mcast_held *hd, *pos;
 	struct mcast_peer *p;
 
-	if (!st) {
-		st = mcast_rstream_new(mn, key, msg->src_node);
-		if (!st) {
-			mcast_deliver_now(mn, msg);	/* no order, no loss */
-			return;
-		}
-	}
-	st->used = jiffies;
-	list_move_tail(&st->lru, &mn->rx_lru);
-	if (msg->seq <= st->last && mcast_gap_take(st, msg->seq)) {
-		atomic64_inc(&mn->stats.late);
-		mcast_deliver_now(mn, msg);
-		return;
-	}
-	if (msg->seq <= st->last)
-		goto dup;
-	list_for_each_entry(pos, &st->held, link)
-		if (pos->msg->seq == msg->seq)
-			goto dup;
-	if (prev <= st->last) {
-		mcast_deliver_now(mn, msg);
-		st->last = msg->seq;
-		mcast_stream_drain(mn, st, false);
-		return;
-	}
 	hd = kmalloc(sizeof(*hd), GFP_KERNEL);
-	if (!hd) {
-		mcast_deliver_now(mn, msg);
-		return;
-	}
+	if (!hd)
+		return false;
 	refcount_inc(&msg->ref);
 	hd->msg = msg;
 	hd->prev = prev;
 	hd->parent = msg->from_node;
 	hd->at = jiffies;
+	hd->job = job;
+	job->held = hd;
+	job->pending++;
 	p = xa_load(&mn->peers, hd->parent);
 	if (p)
 		p->held++;
@@ -310,6 +351,57 @@ void mcast_rx_deliver(struct mcast_net *mn, struct mcast_msg *msg,
 			break;
 	list_add_tail(&hd->link, &pos->link);
 	mcast_arm(mn);
+	return true;
+}
+
+/* FIFO per (sender, group): deliver @job's message after its @prev. */
+void mcast_rx_deliver(struct mcast_net *mn, struct mcast_job *job, u64 prev)
+{
+	struct mcast_msg *msg = job->msg;
+	unsigned long key = mcast_key2(msg->src_node, msg->group);
+	struct mcast_rstream *st = xa_load(&mn->rx_streams, key);
+	struct mcast_held *pos;
+	bool late = false;
+	int how;
+
+	if (!st) {
+		st = mcast_rstream_new(mn, key, msg->src_node);
+		if (!st) {	/* no order, no loss */
+			mcast_job_delivered(mn, job, mcast_deliver_now(mn, msg));
+			return;
+		}
+	}
+	st->used = jiffies;
+	list_move_tail(&st->lru, &mn->rx_lru);
+	if (msg->seq <= st->last) {
+		if (!mcast_gap_take(st, msg->seq))
+			goto dup;
+		atomic64_inc(&mn->stats.late);
+		late = true;
+		prev = 0;	/* due now */
+	}
+	list_for_each_entry(pos, &st->held, link)
+		if (pos->msg->seq == msg->seq)
+			goto dup;
+	/* behind a blocked one, it waits its turn */
+	if (prev <= st->last && !st->blocked) {
+		how = mcast_deliver_now(mn, msg);
+		if (how != MCAST_BLOCKED) {
+			mcast_job_delivered(mn, job, how);
+			st->last = max(st->last, msg->seq);
+			if (!late)
+				mcast_stream_drain(mn, st, false);
+			return;
+		}
+		if (!mcast_hold(mn, st, job, prev)) {
+			mcast_job_delivered(mn, job, how);	/* lost */
+			return;
+		}
+		mcast_stream_block(mn, st, true);
+		return;
+	}
+	if (!mcast_hold(mn, st, job, prev))	/* out of order, or lost */
+		mcast_job_delivered(mn, job, mcast_deliver_now(mn, msg));
 	return;
 dup:
 	atomic64_inc(&mn->stats.dups);

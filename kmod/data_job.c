@@ -162,6 +162,7 @@ void mcast_job_free(struct mcast_net *mn, struct mcast_job *job)
 	/* A forwarder whose parent gave up mid-transfer still has children. */
 	list_for_each_entry_safe(tx, tmp, &job->txs, link)
 		mcast_tx_free(mn, tx);
+	mcast_held_orphan(job);
 	list_del(&job->ack_link);
 	if (!job->root)
 		xa_erase(&mn->rjobs, mcast_key2(job->parent, job->xid));

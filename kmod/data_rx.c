@@ -139,7 +139,7 @@ static void mcast_job_received(struct mcast_net *mn, struct mcast_job *job)
 	job->msg->step = job->step;
 	job->msg->from_node = job->parent;
 	mcast_job_fwd_charge(mn, job, true);
-	mcast_rx_deliver(mn, job->msg, job->prevs[0]);
+	mcast_rx_deliver(mn, job, job->prevs[0]);
 }
 
 /* A fragment came in: start forwarding, deliver, feed the children. */

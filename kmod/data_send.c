@@ -86,6 +86,28 @@ static void mcast_collect_failed(struct mcast_job *job,
 		       min(job->nfailed, ctx->nfailed_room) * sizeof(u32));
 }
 
+/*
+ * Drops mn->lock and waits until a lossless file that blocked a local
+ * delivery reads (or a second passes: the caller looks again, and cuts off
+ * a file stalled for rx_stall_ms); retakes the lock unless it fails.
+ */
+static int mcast_wait_local_room(struct mcast_net *mn, bool nonblock)
+{
+	u32 gen = READ_ONCE(mn->room_gen);
+	long left;
+
+	mutex_unlock(&mn->lock);
+	if (nonblock)
+		return -EAGAIN;
+	left = wait_event_interruptible_timeout(mn->send_wq,
+						READ_ONCE(mn->room_gen) != gen,
+						HZ);
+	if (left < 0)
+		return left;
+	mutex_lock(&mn->lock);
+	return 0;
+}
+
 int mcast_data_send(struct mcast_file *f, struct mcast_msg *msg, u32 group,
 		    u32 *nodes, u32 nnodes, struct mcast_send_ctx *ctx)
 {
@@ -102,6 +124,7 @@ int mcast_data_send(struct mcast_file *f, struct mcast_msg *msg, u32 group,
 	int err;
 
 	mutex_lock(&mn->lock);
+again:
 	while (!mcast_room(mn, msg->len)) {
 		mutex_unlock(&mn->lock);
 		if (ctx->nonblock)
@@ -117,6 +140,17 @@ int mcast_data_send(struct mcast_file *f, struct mcast_msg *msg, u32 group,
 		if (!g) {
 			err = -ENOENT;
 			goto out;
+		}
+		/*
+		 * A local lossless member is full: wait before taking a seq,
+		 * so that the local files see this node's messages in the
+		 * order every other node does.
+		 */
+		if (mcast_deliver_blocked(mn, g, msg->len, skip)) {
+			err = mcast_wait_local_room(mn, ctx->nonblock);
+			if (err)
+				return err;
+			goto again;
 		}
 	} else if (!mn->configured) {
 		err = -ENOTCONN;
@@ -138,6 +172,7 @@ int mcast_data_send(struct mcast_file *f, struct mcast_msg *msg, u32 group,
 	here = false;
 	for (i = 0; !g && i < nnodes; i++)
 		here |= nodes[i] == self;
+	/* not blocked: checked above, under this hold of the lock */
 	if (g || here)
 		mcast_deliver_local(mn, msg, g, !g, skip);
 	err = 0;

@@ -101,9 +101,10 @@ static long mcast_ioc_group(struct mcast_file *f, void __user *uarg,
 	err = mcast_copy_in(&req, sizeof(req), uarg, &usize);
 	if (err)
 		return err;
-	if (req.flags || req.reserved || req.group == MCAST_NO_GROUP)
+	if (req.flags & ~(join ? MCAST_JOIN_LOSSY : 0) || req.reserved ||
+	    req.group == MCAST_NO_GROUP)
 		return -EINVAL;
-	return join ? mcast_group_join(f, req.group) :
+	return join ? mcast_group_join(f, req.group, req.flags) :
 		      mcast_group_leave(f, req.group);
 }
 

@@ -257,7 +257,8 @@ static int mcast_put_gauges(struct sk_buff *skb, struct mcast_net *mn)
 	       mcast_put_gauge(skb, MCAST_STATS_A_MSG_MEM,
 			       mn->fwd_mem + mn->held_mem) ||
 	       mcast_put_gauge(skb, MCAST_STATS_A_STREAMS, mn->nstreams) ||
-	       mcast_put_gauge(skb, MCAST_STATS_A_FLOORS, g.floors);
+	       mcast_put_gauge(skb, MCAST_STATS_A_FLOORS, g.floors) ||
+	       mcast_put_gauge(skb, MCAST_STATS_A_BLOCKED, mn->nblocked);
 }
 
 /* @mn: the node's, with its data path's gauges; NULL for a group's. */
@@ -317,7 +318,9 @@ static int mcast_put_stats(struct sk_buff *skb, const struct mcast_stats *s,
 	     nla_put_u64_64bit(skb, MCAST_STATS_A_RX_BAD_AUTH,
 			       atomic64_read(&s->rx_bad_auth), MCAST_STATS_A_PAD) ||
 	     nla_put_u64_64bit(skb, MCAST_STATS_A_TIMER_NS,
-			       atomic64_read(&s->timer_ns), MCAST_STATS_A_PAD)))
+			       atomic64_read(&s->timer_ns), MCAST_STATS_A_PAD) ||
+	     nla_put_u64_64bit(skb, MCAST_STATS_A_CUTOFFS,
+			       atomic64_read(&s->cutoffs), MCAST_STATS_A_PAD)))
 		goto cancel;
 	if (mn && mcast_put_gauges(skb, mn))
 		goto cancel;
@@ -329,7 +332,7 @@ cancel:
 }
 
 #define MCAST_STATS_SIZE (nla_total_size(0) + 2 * nla_total_size(4) + \
-			  32 * nla_total_size_64bit(8))
+			  34 * nla_total_size_64bit(8))
 
 /* ------------------------------------------------------- notifications */
 

@@ -37,14 +37,26 @@ struct mcast_rxent {
 
 struct mcast_msg *mcast_msg_alloc(u32 len);
 void mcast_msg_put(struct mcast_msg *msg);
+
+enum {
+	MCAST_DELIVERED,	/* queued, or dropped where that was asked for */
+	MCAST_BLOCKED,		/* nothing queued: a lossless file is full */
+	MCAST_CUT,		/* a cut-off lossless file lost it */
+};
+
 /*
  * Local delivery of @msg, under mn->lock: to every file that joined
- * msg->group, or with @all_files to every open file of the node; @skip
- * (the sender, unless it asked for loopback) is left out.
+ * msg->group (@g), or with @all_files to every open file of the node;
+ * @skip (the sender, unless it asked for loopback) is left out.  Returns
+ * MCAST_DELIVERED, MCAST_BLOCKED or MCAST_CUT; only a group's delivery
+ * blocks.
  */
-void mcast_deliver_local(struct mcast_net *mn, struct mcast_msg *msg,
-			 struct mcast_group *g, bool all_files,
-			 struct mcast_file *skip);
+int mcast_deliver_local(struct mcast_net *mn, struct mcast_msg *msg,
+			struct mcast_group *g, bool all_files,
+			struct mcast_file *skip);
+/* A delivery of @len bytes to @g would block now (files marked wanted). */
+bool mcast_deliver_blocked(struct mcast_net *mn, struct mcast_group *g,
+			   u32 len, struct mcast_file *skip);
 /* Takes the next message off @f's queue, or returns NULL; *dropped out. */
 struct mcast_rxent *mcast_file_dequeue(struct mcast_file *f, u32 *dropped);
 void mcast_rxent_free(struct mcast_rxent *e);

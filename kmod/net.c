@@ -10,6 +10,7 @@
 #include <net/netns/generic.h>
 #include <net/net_namespace.h>
 
+#include "data.h"
 #include "net.h"
 #include "msg.h"
 #include "notify.h"
@@ -39,6 +40,8 @@ static void mcast_member_drop(struct mcast_net *mn, struct mcast_member *m)
 	list_del(&m->file_link);
 	g->nlocal--;
 	mcast_notify_member(mn, MCAST_CMD_MEMBER_LEAVE, g->id, m->file->tgid);
+	if (!m->lossy)
+		mcast_data_room(mn);	/* it may have held deliveries up */
 	kfree(m);
 }
 
@@ -101,7 +104,7 @@ static struct mcast_member *mcast_file_member(struct mcast_file *f,
 	return NULL;
 }
 
-int mcast_group_join(struct mcast_file *f, u32 group)
+int mcast_group_join(struct mcast_file *f, u32 group, u32 flags)
 {
 	struct mcast_net *mn = f->mn;
 	struct mcast_group *g;
@@ -123,6 +126,7 @@ int mcast_group_join(struct mcast_file *f, u32 group)
 	}
 	m->file = f;
 	m->group = g;
+	m->lossy = flags & MCAST_JOIN_LOSSY;
 	list_add_tail(&m->group_link, &g->local);
 	list_add_tail(&m->file_link, &f->groups);
 	g->nlocal++;

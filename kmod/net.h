@@ -64,6 +64,7 @@ struct mcast_stats {
 	atomic64_t late;
 	atomic64_t rx_bad_auth;
 	atomic64_t timer_ns;
+	atomic64_t cutoffs;
 };
 
 struct mcast_peer {
@@ -104,6 +105,7 @@ struct mcast_member {
 	struct list_head file_link;	/* in mcast_file.groups */
 	struct mcast_file *file;
 	struct mcast_group *group;
+	bool lossy;			/* MCAST_JOIN_LOSSY */
 };
 
 struct mcast_file {
@@ -116,6 +118,10 @@ struct mcast_file {
 	u32 rxq_len;
 	u64 rxq_bytes;
 	u32 dropped;			/* since the last receive */
+	/* Lossless delivery (msg.c), under rx_lock: */
+	bool wanted;			/* a delivery waits for room */
+	bool cutoff;			/* stalled too long: loses, reported */
+	unsigned long stall_since;	/* jiffies: full since (0: not full) */
 	wait_queue_head_t wq;
 	pid_t tgid;
 };
@@ -173,6 +179,10 @@ struct mcast_net {
 	u32 cwnd_acc;			/* acks toward the next increase */
 	unsigned long cwnd_cut;		/* jiffies of the last decrease */
 	wait_queue_head_t send_wq;	/* senders waiting for room */
+	u32 room_gen;			/* a lossless file made room: the
+					 * count of times, for waiters
+					 */
+	u32 nblocked;			/* streams waiting for such room */
 	struct mcast_burst *burst;	/* NULL until the first burst */
 	struct mcast_auth auth;		/* cluster keys (auth.h) */
 };
@@ -198,7 +208,7 @@ void mcast_group_drop_members(struct mcast_net *mn, struct mcast_group *g);
 void mcast_group_destroy(struct mcast_net *mn, struct mcast_group *g);
 void mcast_file_attach(struct mcast_file *f, struct net *net);
 void mcast_file_detach(struct mcast_file *f);
-int mcast_group_join(struct mcast_file *f, u32 group);
+int mcast_group_join(struct mcast_file *f, u32 group, u32 flags);
 int mcast_group_leave(struct mcast_file *f, u32 group);
 
 #endif /* MCAST_NET_H */

@@ -125,3 +125,8 @@ void mcast_notify_overflow(struct mcast_net *mn, u32 group, pid_t tgid,
 {
 	mcast_notify_event(mn, MCAST_CMD_OVERFLOW, group, tgid, drops);
 }
+
+void mcast_notify_cutoff(struct mcast_net *mn, u32 group, pid_t tgid)
+{
+	mcast_notify_event(mn, MCAST_CMD_CUTOFF, group, tgid, 0);
+}

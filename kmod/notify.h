@@ -32,6 +32,8 @@ void mcast_notify_member(struct mcast_net *mn, u8 cmd, u32 group, pid_t tgid);
 /* A file of process @tgid dropped its first message since its last read. */
 void mcast_notify_overflow(struct mcast_net *mn, u32 group, pid_t tgid,
 			   u32 drops);
+/* A lossless file of process @tgid stalled on @group and was cut off. */
+void mcast_notify_cutoff(struct mcast_net *mn, u32 group, pid_t tgid);
 /* A data path event (PEER_DOWN, ERROR) about @node and message @seq. */
 void mcast_notify_data(struct mcast_net *mn, u8 cmd, u32 node, u32 group,
 		       u64 seq, int err);

@@ -84,9 +84,12 @@ EXPORT int mcast_info(struct mcast *mc, struct mcast_info *info)
 	return xioctl(mc, MCAST_IOC_INFO, info);
 }
 
-static int group_op(struct mcast *mc, unsigned long req, uint32_t group)
+static int group_op(struct mcast *mc, unsigned long req, uint32_t group,
+		    unsigned int flags)
 {
-	struct mcast_group_req r = { .size = sizeof(r), .group = group };
+	struct mcast_group_req r = {
+		.size = sizeof(r), .group = group, .flags = flags
+	};
 
 	if (!mc || group == MCAST_NO_GROUP)
 		return -EINVAL;
@@ -95,12 +98,20 @@ static int group_op(struct mcast *mc, unsigned long req, uint32_t group)
 
 EXPORT int mcast_join(struct mcast *mc, uint32_t group)
 {
-	return group_op(mc, MCAST_IOC_JOIN, group);
+	return group_op(mc, MCAST_IOC_JOIN, group, 0);
+}
+
+EXPORT int mcast_join_flags(struct mcast *mc, uint32_t group,
+			    unsigned int flags)
+{
+	if (flags & ~MCAST_JOIN_LOSSY)
+		return -EINVAL;
+	return group_op(mc, MCAST_IOC_JOIN, group, flags);
 }
 
 EXPORT int mcast_leave(struct mcast *mc, uint32_t group)
 {
-	return group_op(mc, MCAST_IOC_LEAVE, group);
+	return group_op(mc, MCAST_IOC_LEAVE, group, 0);
 }
 
 /* Flags, buffers and total length of a send; 0 or -errno. */

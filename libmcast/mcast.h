@@ -66,8 +66,15 @@ int mcast_fd(const struct mcast *mc);
 /* This node's topology, coordinate, capabilities and limits. */
 int mcast_info(struct mcast *mc, struct mcast_info *info);
 
-/* Receive the messages of @group (>= 1) / stop receiving them. */
+/*
+ * Receive the messages of @group (>= 1) / stop receiving them.  A member
+ * is lossless: when its queue is full the group's senders wait for it
+ * (until it is cut off after the kernel's rx_stall_ms).  mcast_join_flags()
+ * with MCAST_JOIN_LOSSY makes one that drops instead (mcast_recv() reports
+ * the drops).
+ */
 int mcast_join(struct mcast *mc, uint32_t group);
+int mcast_join_flags(struct mcast *mc, uint32_t group, unsigned int flags);
 int mcast_leave(struct mcast *mc, uint32_t group);
 
 /*

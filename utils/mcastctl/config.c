@@ -984,6 +984,8 @@ static const struct {
 	{ MCAST_STATS_A_LATE, "late" },
 	{ MCAST_STATS_A_RX_BAD_AUTH, "rx_bad_auth" },
 	{ MCAST_STATS_A_TIMER_NS, "timer_ns" },
+	{ MCAST_STATS_A_BLOCKED, "blocked" },
+	{ MCAST_STATS_A_CUTOFFS, "cutoffs" },
 };
 
 #define STAT_KEYS_ALWAYS 5	/* the first ones: present in every reply */

@@ -78,10 +78,14 @@ struct mcast_info {
  * this file joined it already.  LEAVE: -ENOENT if the node has no such
  * group, -ENOTCONN if this file has not joined it.  Group 0: -EINVAL.
  * Deleting a group (MCAST_CMD_GROUP_DEL) makes its local members leave.
+ * JOIN's flags: MCAST_JOIN_LOSSY, or 0 (unknown flags: -EINVAL); LEAVE's
+ * must be 0.  See "receive queue" below for what they mean.
  */
+#define MCAST_JOIN_LOSSY	(1u << 0)	/* drop, not wait, when full */
+
 struct mcast_group_req {
 	__u32 size;		/* sizeof(struct mcast_group_req) */
-	__u32 flags;		/* none defined: 0 */
+	__u32 flags;		/* JOIN: MCAST_JOIN_*; LEAVE: 0 */
 	__u32 group;
 	__u32 reserved;
 };
@@ -171,12 +175,26 @@ struct mcast_send {
  * bounded number of messages and bytes in flight; past that a send waits,
  * or fails with -EAGAIN on an O_NONBLOCK file).
  *
- * A file's queue holds mcast_info.rxq_limit messages (and at most 64 MiB
- * of them).  When it is full a
- * NEW message is dropped for that file: the file counts it (reported in
- * the next receive's dropped), the node's and group's rx_drops count it,
- * and the first drop since the file's last receive sends an
- * MCAST_CMD_OVERFLOW notification (group, pid, drops).
+ * The receive queue.  A file's queue holds mcast_info.rxq_limit messages
+ * (and at most 64 MiB of them).  When it is full:
+ *   A member that joined without MCAST_JOIN_LOSSY (the default) is
+ *   lossless: the node holds the group's next message, and every later one
+ *   of its sender, until the file has room again (a read), and
+ *   the senders slow down: a send on this node waits for room (or gives
+ *   -EAGAIN on an O_NONBLOCK file), a message from the network is not
+ *   reported done to its sender until it is queued, and what the node
+ *   holds is bounded (past that its parents are answered BUSY).  A file
+ *   that stays full for rx_stall_ms (module parameter, default 20000 ms)
+ *   is cut off, so one stalled reader does not stop its group for ever:
+ *   an MCAST_CMD_CUTOFF notification (group, pid) is sent, the node's
+ *   cutoffs count it, and until the file has read its queue empty it loses
+ *   messages as a lossy member does; each message it loses so lists this
+ *   node in failed[] of a sender in completion mode.
+ *   A lossy member (MCAST_JOIN_LOSSY), and every file for a message to a
+ *   node list, drops the NEW message: the file counts it (reported in
+ *   the next receive's dropped), the node's and group's rx_drops count it,
+ *   and the first drop since the file's last receive sends an
+ *   MCAST_CMD_OVERFLOW notification (group, pid, drops).
  */
 struct mcast_recv {
 	__u32 size;		/* sizeof(struct mcast_recv) */
@@ -255,7 +273,7 @@ struct mcast_uring_cmd {
  * NODE_SET; PEER_NEW, PEER_DEL (the peer); GROUP_NEW, GROUP_SET (the whole
  * group); GROUP_DEL (id, epoch), after the MEMBER_LEAVE of its local
  * members; MEMBER_JOIN, MEMBER_LEAVE (MCAST_A_EVENT: group, pid);
- * OVERFLOW (group, pid, drops).
+ * OVERFLOW (group, pid, drops); CUTOFF (group, pid).
  */
 #define MCAST_GENL_NAME		"mcast"
 #define MCAST_GENL_VERSION	1
@@ -282,6 +300,9 @@ enum mcast_cmd {
 				 */
 	MCAST_CMD_KEY_SET,	/* admin: the node's cluster keys
 				 * (MCAST_A_KEY); notification: NODE_GET
+				 */
+	MCAST_CMD_CUTOFF,	/* notification: a lossless receiver that
+				 * stopped reading was cut off
 				 */
 
 	__MCAST_CMD_MAX,
@@ -458,6 +479,11 @@ enum mcast_stats_attr {
 					 * (retransmission, expiry), in ns: its
 					 * cost, which follows the work due, not
 					 * the state the node remembers */
+	MCAST_STATS_A_BLOCKED,		/* u64: (sender, group) streams waiting
+					 * for room in a lossless receiver's
+					 * queue (a gauge) */
+	MCAST_STATS_A_CUTOFFS,		/* u64: lossless receivers cut off
+					 * after rx_stall_ms without room */
 
 	__MCAST_STATS_A_MAX,
 	MCAST_STATS_A_MAX = __MCAST_STATS_A_MAX - 1
