@@ -139,6 +139,11 @@ static void test_overflow(struct mcast *a, struct mcast *b)
 	mcast_info(a, &info);
 	limit = info.rxq_limit;
 	drain(b);
+	is_int(mcast_join_flags(b, GROUP, 2), -EINVAL,
+	       "mcast_join_flags with an unknown flag: -EINVAL");
+	is_int(mcast_leave(b, GROUP), 0, "b leaves");
+	is_int(mcast_join_flags(b, GROUP, MCAST_JOIN_LOSSY), 0,
+	       "b joins again, lossy");
 	for (i = 0; i < limit + 5 && !err; i++)
 		err = mcast_send(a, GROUP, &i, sizeof(i), 0);
 	is_int(err, 0, "a sends rxq_limit + 5 = %u messages", limit + 5);

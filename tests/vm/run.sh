@@ -413,7 +413,7 @@ stage_rootfs() { # VER ROOT KO BOOT TRANSPORT
 # The guarantee tests (loss, failures and takeover, FIFO, failed lists,
 # membership changes) run once more on TCP, as tcp-NAME.t, half of them in
 # each boot: all of them twice in every boot would pass the CI budget.
-TCP_ALSO=("net_fail net_loss net_streams net_failed_list" "net_fail_torus net_modes")
+TCP_ALSO=("net_fail net_loss net_streams net_failed_list net_flow" "net_fail_torus net_modes")
 stage_tcp_also() { # ROOT BOOT
 	local name
 	for name in ${TCP_ALSO[$(($2 % ${#TCP_ALSO[@]}))]}; do

@@ -30,6 +30,7 @@
  *   mcast_probe ioctl-errors GROUP          scenario checks, one line each:
  *   mcast_probe deliver GROUP NFILES        "PASS desc" / "FAIL desc: why"
  *   mcast_probe overflow GROUP
+ *   mcast_probe lossless GROUP STALL_MS     lossless members, cut-off
  *   mcast_probe nodes
  *   mcast_probe events GROUP
  *   mcast_probe uring GROUP
@@ -37,7 +38,9 @@
  *   mcast_probe hold GROUP                  open, join, queue, leave a
  *                                           private netns with files open
  *   mcast_probe watch MS                    print PEER_DOWN/ERROR events
- *   mcast_probe rx GROUP IDLE_MS [EXPECT]   receive and check test messages
+ *   mcast_probe rx GROUP IDLE_MS [EXPECT [START]]
+ *                                           receive and check test messages
+ *                                           (from when file START exists)
  *   mcast_probe tx g:GROUP|n:LIST SIZES [wait[=MS]] [loop] [separate]
  *                  [count=N] [gap=MS]       send test messages
  *   mcast_probe usend g:GROUP|n:LIST SIZE [wait[=MS]] [peek=NS,..]
@@ -297,6 +300,8 @@ static void print_netstats(const struct nlattr *const *t)
 		{ MCAST_STATS_A_LATE, "late" },
 		{ MCAST_STATS_A_RX_BAD_AUTH, "rx_bad_auth" },
 		{ MCAST_STATS_A_TIMER_NS, "timer_ns" },
+		{ MCAST_STATS_A_BLOCKED, "blocked" },
+		{ MCAST_STATS_A_CUTOFFS, "cutoffs" },
 	};
 	size_t i;
 
@@ -898,11 +903,19 @@ static int xioctl(int fd, unsigned long cmd, void *arg)
 	return ioctl(fd, cmd, arg) < 0 ? errno : 0;
 }
 
-static int mc_group(int fd, unsigned long cmd, uint32_t group)
+static int mc_group_flags(int fd, unsigned long cmd, uint32_t group,
+			  uint32_t flags)
 {
-	struct mcast_group_req r = { .size = sizeof(r), .group = group };
+	struct mcast_group_req r = {
+		.size = sizeof(r), .group = group, .flags = flags
+	};
 
 	return xioctl(fd, cmd, &r);
+}
+
+static int mc_group(int fd, unsigned long cmd, uint32_t group)
+{
+	return mc_group_flags(fd, cmd, group, 0);
 }
 
 static int mc_send(int fd, uint32_t flags, uint32_t group, const void *buf,
@@ -1030,7 +1043,7 @@ static int cmd_ioctl_errors(uint32_t group)
 	big.r.size = 1 << 20;
 	EXPECT(xioctl(fd, MCAST_IOC_JOIN, &big), E2BIG,
 	       "JOIN with a huge size gives E2BIG");
-	r = (struct mcast_group_req){ .size = sizeof(r), .flags = 1, .group = group };
+	r = (struct mcast_group_req){ .size = sizeof(r), .flags = 2, .group = group };
 	EXPECT(xioctl(fd, MCAST_IOC_JOIN, &r), EINVAL,
 	       "JOIN with unknown flags gives EINVAL");
 	r = (struct mcast_group_req){ .size = sizeof(r), .reserved = 1, .group = group };
@@ -1277,8 +1290,10 @@ static int cmd_overflow(uint32_t group)
 	xioctl(fd, MCAST_IOC_INFO, &info);
 	limit = info.rxq_limit;
 	check(limit > 0, "INFO reports the receive queue limit", "%u", limit);
-	EXPECT(mc_group(fd, MCAST_IOC_JOIN, group), 0, "member joins");
-	EXPECT(mc_group(fd2, MCAST_IOC_JOIN, group), 0, "second member joins");
+	EXPECT(mc_group_flags(fd, MCAST_IOC_JOIN, group, MCAST_JOIN_LOSSY), 0,
+	       "member joins, lossy");
+	EXPECT(mc_group_flags(fd2, MCAST_IOC_JOIN, group, MCAST_JOIN_LOSSY), 0,
+	       "second member joins, lossy");
 	for (i = 0; i < (int)limit + extra; i++)
 		if (mc_send(sender, 0, group, &i, sizeof(i), NULL))
 			ok = false;
@@ -1306,6 +1321,126 @@ static int cmd_overflow(uint32_t group)
 			saw = true;
 	check(saw && drops >= 1, "an OVERFLOW event was sent",
 	      "%d events, drops %u", n, drops);
+	return failures ? 1 : 0;
+}
+
+/* Whether @pid is still running after @ms. */
+static bool still_running(pid_t pid, int ms)
+{
+	usleep(ms * 1000);
+	return waitpid(pid, NULL, WNOHANG) == 0;
+}
+
+/* Sends @v from @fd in a child that exits 0 when the send returned 0. */
+static pid_t send_in_child(int fd, uint32_t group, int v)
+{
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(mc_send(fd, 0, group, &v, sizeof(v), NULL) ? 1 : 0);
+	return pid;
+}
+
+static bool child_ok(pid_t pid)
+{
+	int st;
+
+	return waitpid(pid, &st, 0) == pid && WIFEXITED(st) &&
+	       !WEXITSTATUS(st);
+}
+
+/* Receives values lo..hi-1 in order, DONTWAIT; false on anything else. */
+static bool recv_run(int fd, int lo, int hi, uint32_t first_dropped)
+{
+	struct mcast_recv r;
+	int i, v, n;
+
+	for (i = lo; i < hi; i++) {
+		v = -1;
+		n = mc_recv(fd, MCAST_RECV_DONTWAIT, &v, sizeof(v), &r);
+		if (n != sizeof(v) || v != i ||
+		    r.dropped != (i == lo ? first_dropped : 0)) {
+			printf("# recv %d: n %d v %d dropped %u\n", i, n, v,
+			       r.dropped);
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * lossless GROUP STALL_MS: the default member loses nothing.  Its full
+ * queue makes this node's senders wait (EAGAIN when non-blocking) while a
+ * lossy member beside it drops; a read lets a waiting send through; a
+ * queue full for STALL_MS (the module's rx_stall_ms, set
+ * by the caller) is cut off (CUTOFF event, cutoffs, the lost message in
+ * dropped) and is lossless again once read empty.
+ */
+static int cmd_lossless(uint32_t group, int stall_ms)
+{
+	struct mcast_info info = { .size = sizeof(info) };
+	int fd = mc_open(), lossy = mc_open(), tx = mc_open(), i, n, v;
+	uint8_t cmds[64];
+	uint32_t limit;
+	struct nl nl;
+	bool ok, saw = false;
+	pid_t pid;
+
+	nl_setup(&nl);
+	xioctl(fd, MCAST_IOC_INFO, &info);
+	limit = info.rxq_limit;
+	EXPECT(mc_group_flags(fd, MCAST_IOC_JOIN, group, 2), EINVAL,
+	       "JOIN with an unknown flag gives EINVAL");
+	EXPECT(mc_group_flags(fd, MCAST_IOC_LEAVE, group, MCAST_JOIN_LOSSY),
+	       EINVAL, "LEAVE with a flag gives EINVAL");
+	EXPECT(mc_group(fd, MCAST_IOC_JOIN, group), 0, "a lossless member joins");
+	EXPECT(mc_group_flags(lossy, MCAST_IOC_JOIN, group, MCAST_JOIN_LOSSY),
+	       0, "a lossy member joins");
+	fcntl(tx, F_SETFL, O_NONBLOCK);
+	for (ok = true, i = 0; i < (int)limit; i++)
+		ok &= !mc_send(tx, 0, group, &i, sizeof(i), NULL);
+	check(ok, "rxq_limit sends fill the queues", "");
+	v = (int)limit;
+	EXPECT(mc_send(tx, 0, group, &v, sizeof(v), NULL), EAGAIN,
+	       "the next non-blocking send gives EAGAIN: the lossless member is full");
+	fcntl(tx, F_SETFL, 0);
+	pid = send_in_child(tx, group, v);
+	check(still_running(pid, 500), "a blocking send waits for the member",
+	      "");
+	check(recv_run(fd, 0, 1, 0) && child_ok(pid),
+	      "one read lets it through", "");
+	check(recv_run(fd, 1, (int)limit + 1, 0),
+	      "the member gets every message, in order, none dropped", "");
+	check(recv_run(lossy, 0, (int)limit, 1),
+	      "the lossy member kept the oldest rxq_limit, dropped the last", "");
+	n = mc_recv(lossy, MCAST_RECV_DONTWAIT, &v, sizeof(v), NULL);
+	check(n == -EAGAIN, "and has nothing more", "%d", n);
+
+	/* A reader that stops: cut off after STALL_MS. */
+	nl_subscribe(&nl);
+	for (ok = true, i = 0; i < (int)limit; i++)
+		ok &= !mc_send(tx, 0, group, &i, sizeof(i), NULL);
+	check(ok, "the queue fills again", "");
+	pid = send_in_child(tx, group, (int)limit);
+	check(still_running(pid, stall_ms / 2), "a send waits for half of rx_stall_ms", "");
+	check(child_ok(pid), "and goes through once the member is cut off", "");
+	n = nl_events(&nl, cmds, 64, 1000, NULL);
+	for (i = 0; i < n && i < 64; i++)
+		saw |= cmds[i] == MCAST_CMD_CUTOFF;
+	check(saw, "a CUTOFF event names the stalled member", "%d events", n);
+	v = (int)limit + 1;
+	EXPECT(mc_send(tx, 0, group, &v, sizeof(v), NULL), 0,
+	       "a cut-off member holds nobody up");
+	check(recv_run(fd, 0, (int)limit, 2),
+	      "it lost the two sent while it was cut off, reported as dropped", "");
+	fcntl(tx, F_SETFL, O_NONBLOCK);
+	for (ok = true, i = 0; i < (int)limit; i++)
+		ok &= !mc_send(tx, 0, group, &i, sizeof(i), NULL);
+	EXPECT(mc_send(tx, 0, group, &v, sizeof(v), NULL), EAGAIN,
+	       "read empty, it is lossless again");
+	close(lossy);
+	close(fd);
+	close(tx);
 	return failures ? 1 : 0;
 }
 
@@ -1819,7 +1954,8 @@ static uint32_t my_node(int fd)
  * lists reach every file), print "ready", then one line per message until IDLE_MS pass
  * without one (200 ms once EXPECT messages came).
  */
-static int cmd_rx(const char *groups, int idle_ms, int expect)
+static int cmd_rx(const char *groups, int idle_ms, int expect,
+		  const char *start)
 {
 	static unsigned char buf[MCAST_MAX_MSG];
 	int fd = mc_open(), n, bad = 0, total = 0, ng, k;
@@ -1832,6 +1968,10 @@ static int cmd_rx(const char *groups, int idle_ms, int expect)
 		if (group[k] && mc_group(fd, MCAST_IOC_JOIN, group[k]))
 			die("join %u: %s", group[k], strerror(errno));
 	printf("ready node=%u pid=%d\n", my_node(fd), (int)getpid());
+	fflush(stdout);
+	/* a reader that has not started yet: its queue fills */
+	while (start && access(start, F_OK))
+		usleep(50000);
 	for (;;) {
 		p = (struct pollfd){ .fd = fd, .events = POLLIN };
 		if (poll(&p, 1, expect >= 0 && total >= expect ? 200 :
@@ -2301,7 +2441,8 @@ int main(int argc, char **argv)
 		return cmd_watch(atoi(argv[2]));
 	if (!strcmp(argv[1], "rx") && argc >= 4)
 		return cmd_rx(argv[2], atoi(argv[3]),
-			      argc >= 5 ? atoi(argv[4]) : -1);
+			      argc >= 5 ? atoi(argv[4]) : -1,
+			      argc >= 6 ? argv[5] : NULL);
 	if (!strcmp(argv[1], "tx") && argc >= 4)
 		return cmd_tx(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "usend") && argc >= 4)
@@ -2316,6 +2457,8 @@ int main(int argc, char **argv)
 		return cmd_block(strtoul(argv[2], NULL, 0));
 	if (!strcmp(argv[1], "overflow") && argc >= 3)
 		return cmd_overflow(strtoul(argv[2], NULL, 0));
+	if (!strcmp(argv[1], "lossless") && argc >= 4)
+		return cmd_lossless(strtoul(argv[2], NULL, 0), atoi(argv[3]));
 	if (!strcmp(argv[1], "stress") && argc >= 4)
 		return cmd_stress(strtoul(argv[2], NULL, 0), atoi(argv[3]));
 	if (!strcmp(argv[1], "nodes"))

@@ -3,7 +3,8 @@
 #
 # /dev/mcast: ioctl ABI checks (sizes, flags, reserved fields, unknown ioctls),
 # join/leave rules, exactly-once byte-exact local delivery to several files,
-# poll, read, blocking receive, overflow, node lists, io_uring, statistics;
+# poll, read, blocking receive, overflow, lossless members and their
+# cut-off, node lists, io_uring, statistics;
 # and network namespaces: two netns are two nodes, and a netns that goes
 # away with files open is freed (the module unloads afterwards).  Driven
 # by mcast_probe (tests/vm/guest-src/mcast_probe.c).
@@ -34,6 +35,14 @@ scenario ioctl-errors 7
 scenario deliver 7 4
 scenario block 7
 scenario overflow 8
+# Lossless members (the default): senders wait; one that stalls is cut off
+# after rx_stall_ms, shortened here.
+stall=/sys/module/mcast/parameters/rx_stall_ms
+echo 2000 > $stall
+scenario lossless 10 2000
+echo 20000 > $stall
+s=$(mcast_probe stats)
+is "$(stat_field cutoffs "$s")" 1 "node statistics count the cut-off"
 scenario nodes
 scenario uring 9
 
