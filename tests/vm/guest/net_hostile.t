@@ -7,8 +7,9 @@
 # Bounds: node 2, as itself (UDP from its own port over a raw socket),
 # sends node 1 1500 one-fragment messages, each naming a predecessor that
 # never comes, so node 1 would hold every one for FIFO order.  Node 1
-# holds at most MCAST_HELD_PER_PEER (1024) of them and answers the rest
-# BUSY (before: no bound); node 0's real message still gets in at once;
+# holds at most 256 of them (a held message keeps its job live, and one
+# peer has at most MCAST_JOBS_PER_PEER, 256) and answers the rest BUSY
+# (before: no bound); node 0's real message still gets in at once;
 # once the gap time (10 s) is past every held message is delivered and
 # the gauges are back to zero.
 #
@@ -42,8 +43,19 @@ N=4 TOPO=torus:2x2
 PORT=7447
 NEVER=999999999999	# a predecessor seq no one sent
 
+# MemAvailable with the page cache dropped, the most of three looks a
+# second apart: memory freed late (RCU, per-cpu caches) is not a leak;
+# a leak stays
 mem_avail_kb() {
-	sed -n 's/^MemAvailable: *\([0-9]*\) kB$/\1/p' /proc/meminfo
+	_best=0
+	for _i in 1 2 3; do
+		sync
+		echo 3 > /proc/sys/vm/drop_caches 2>/dev/null
+		_m=$(sed -n 's/^MemAvailable: *\([0-9]*\) kB$/\1/p' /proc/meminfo)
+		[ "$_m" -le "$_best" ] || _best=$_m
+		sleep 1
+	done
+	echo "$_best"
 }
 
 # NODE's gauges GAUGE.. all 0, or a failure naming the others
@@ -84,8 +96,8 @@ held_bound() {
 		piece=1:$NEVER text=held n=1500
 	sleep 2
 	held=$(netstat_of 1 held)
-	[ "${held:-x}" = 1024 ] && pass "$TP: node 1 holds 1024 of them, the bound per peer" ||
-		fail "$TP: node 1 holds at most 1024 messages of one peer" "held=$held"
+	[ "${held:-x}" = 256 ] && pass "$TP: node 1 holds 256 of them, the bound on one peer's live jobs" ||
+		fail "$TP: node 1 holds at most 256 messages of one peer" "held=$held"
 	d=$(delta "$busy0" "$(netstat_of 1 busy_sent)")
 	[ "$d" != none ] && [ "$d" -ge 400 ] && pass "$TP: ... and answered $d BUSY" ||
 		fail "$TP: node 1 answers BUSY past the bound" "busy_sent +$d"
@@ -100,7 +112,7 @@ held_bound() {
 	# delivered at once: a 256-message receive queue keeps the first ones
 	got=$(grep -c '^msg src=2 .* len=4 ' "$W/rx.1")
 	lost=$(sed -n 's/^msg .* dropped=\([0-9]*\)$/\1/p' "$W/rx.1" | awk '{ s += $1 } END { print s + 0 }')
-	is "$((got + lost))" 1024 "$TP: node 1 let the 1024 held messages go ($got received, $lost dropped by the full queue)"
+	is "$((got + lost))" 256 "$TP: node 1 let the 256 held messages go ($got received, $lost dropped by the full queue)"
 	is "$(grep -c '^msg src=0 .* len=500 .*ok=1' "$W/rx.1")" 1 "$TP: ... and node 0's once"
 }
 
