@@ -101,11 +101,16 @@ struct mcw_hdr {
 	__be32 xid;		/* the transfer, as its sender names it */
 	__be64 seq;		/* the message, per sender */
 	__be32 group;
-	__be32 step;		/* DATA: the receiver's U-torus step */
+	__be32 step;		/* DATA: the receiver's U-torus step;
+				 * ACK, DONE: the sender's incarnation
+				 */
 	__be32 msg_len;		/* DATA: message bytes */
 	__be32 count;		/* DATA: piece entries; DONE: failed nodes */
 	__be32 frag;		/* DATA: this fragment; ACK: the one acked */
-	__be32 cum;		/* ACK: fragments below it all received */
+	__be32 cum;		/* ACK: fragments below it all received;
+				 * DATA: the receiver's incarnation as the
+				 * transfer knows it (0: not heard yet)
+				 */
 } __packed;
 
 #define MCW_ENTRY		12	/* be32 node, be64 prev */
@@ -132,7 +137,12 @@ struct mcw_hdr {
 					 * the oldest is forgotten early)
 					 */
 #define MCAST_MSG_MEM_MAX	(192u << 20)	/* forwarded and held bytes */
-#define MCAST_HELD_MAX		4096	/* messages held for FIFO order */
+/*
+ * Messages held (for FIFO order, or for room in a lossless receiver): each
+ * keeps its job live, so the jobs bounds above stop them first; these
+ * stay as a second line.
+ */
+#define MCAST_HELD_MAX		4096
 #define MCAST_HELD_PER_PEER	1024	/* ... that came from one peer */
 #define MCAST_STREAMS_MAX	16384	/* (sender, group) streams */
 #define MCAST_INFLIGHT_MAX	64
@@ -181,6 +191,7 @@ struct mcast_tx {
 	struct list_head link;
 	struct mcast_job *job;
 	u32 xid, to, step, len;
+	u32 child_inc;			/* the child's incarnation (0: unheard) */
 	u32 *nodes;			/* the piece, receiver first */
 	u64 *prevs;
 	u8 *pbuf;			/* the piece as sent */

@@ -55,6 +55,7 @@ static size_t mcast_tx_frag_vec(struct mcast_net *mn, struct mcast_tx *tx,
 	h->msg_len = cpu_to_be32(job->msg_len);
 	h->count = cpu_to_be32(tx->len);
 	h->frag = cpu_to_be32(i);
+	h->cum = cpu_to_be32(tx->child_inc);
 	v[(*nv)++] = (struct kvec){ h, sizeof(*h) };
 	if (off < tx->plen)
 		v[(*nv)++] = (struct kvec){ tx->pbuf + off,
@@ -409,25 +410,51 @@ static void mcast_tx_fail(struct mcast_net *mn, struct mcast_tx *tx)
 }
 
 /*
- * @tx outlived its lifetime: its child is alive (or it would have been
- * declared down) but did not finish.  Its whole piece is reported failed
- * (some of it may have the message: failed means "not confirmed"), with
- * no takeover, which could only repeat what the child is still doing.
+ * @tx ends unfinished with its child alive: its whole piece is reported
+ * failed (some of it may have the message: failed means "not
+ * confirmed"), with no takeover, which could only repeat what the child
+ * is doing, or deliver again what its previous life had delivered.
  */
-static void mcast_tx_expire(struct mcast_net *mn, struct mcast_tx *tx)
+static void mcast_tx_give_up(struct mcast_net *mn, struct mcast_tx *tx,
+			     int err)
 {
 	struct mcast_job *job = tx->job;
 	u32 i;
 
-	atomic64_inc(&mn->stats.tx_expired);
 	atomic64_add(tx->len, &mn->stats.unreached);
 	for (i = 0; i < tx->len; i++)
 		mcast_job_add_failed(job, tx->nodes[i]);
 	mcast_notify_data(mn, MCAST_CMD_ERROR, tx->to, job->group, job->seq,
-			  ETIMEDOUT);
+			  err);
 	mcast_tx_free(mn, tx);
 	job->pending--;
 	mcast_job_check(mn, job);
+}
+
+/* @tx outlived its lifetime: its child answers but did not finish. */
+static void mcast_tx_expire(struct mcast_net *mn, struct mcast_tx *tx)
+{
+	atomic64_inc(&mn->stats.tx_expired);
+	mcast_tx_give_up(mn, tx, ETIMEDOUT);
+}
+
+/*
+ * The child's answer comes from the life of the child that @tx has been
+ * talking to; false (and @tx given up) when the child has restarted since:
+ * its new life has none of the transfer, and sending it again could
+ * deliver twice what the old one delivered.
+ */
+static bool mcast_tx_same_child(struct mcast_net *mn, struct mcast_tx *tx,
+				const struct mcw_hdr *h)
+{
+	u32 inc = be32_to_cpu(h->step);
+
+	if (!tx->child_inc)
+		tx->child_inc = inc;	/* the first word from it */
+	if (!inc || inc == tx->child_inc)
+		return true;
+	mcast_tx_give_up(mn, tx, ECONNRESET);
+	return false;
 }
 
 /*
@@ -626,7 +653,8 @@ void mcast_rx_ack(struct mcast_net *mn, const struct mcw_hdr *h,
 	u32 cum, i, nacked;
 
 	/* a queued transfer has sent nothing: an ACK for it is no answer */
-	if (!tx || tx->to != from || tx->queued)
+	if (!tx || tx->to != from || tx->queued ||
+	    !mcast_tx_same_child(mn, tx, h))
 		return;
 	if (h->flags & MCW_F_BUSY) {
 		/* Alive: back-pressure, not failure.  Try again later. */
@@ -689,7 +717,7 @@ void mcast_rx_done(struct mcast_net *mn, const struct mcw_hdr *h,
 	u32 room = mcast_done_room(mn), parts, first, n, i;
 	struct mcast_job *job;
 
-	if (!tx || tx->to != from)
+	if (!tx || tx->to != from || !mcast_tx_same_child(mn, tx, h))
 		return;
 	job = tx->job;
 	parts = max(1U, DIV_ROUND_UP(count, room));

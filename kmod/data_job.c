@@ -81,6 +81,8 @@ void mcw_init(struct mcw_hdr *h, struct mcast_net *mn, u8 type,
 	h->from = cpu_to_be32(mn->node_id);
 	h->xid = cpu_to_be32(xid);
 	h->seq = cpu_to_be64(seq);
+	if (type != MCW_DATA)
+		h->step = cpu_to_be32(mn->incarnation);
 }
 
 int mcast_job_add_failed(struct mcast_job *job, u32 node)

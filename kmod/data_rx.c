@@ -274,9 +274,28 @@ static bool mcast_done_again(struct mcast_job *job)
 	return true;
 }
 
+/*
+ * DATA of a transfer that began with a previous life of this node (the
+ * node restarted): what that life had of it is gone, and taking it anew
+ * could deliver a message twice.  One small ACK (carrying this life's
+ * incarnation) tells the parent, which gives the transfer up.
+ */
+static void mcast_rx_stale(struct mcast_net *mn, const struct mcw_hdr *h,
+			   u32 from)
+{
+	struct mcw_hdr a;
+	struct kvec v = { &a, sizeof(a) };
+
+	atomic64_inc(&mn->stats.rx_stale);
+	mcw_init(&a, mn, MCW_ACK, be32_to_cpu(h->src), be32_to_cpu(h->xid),
+		 be64_to_cpu(h->seq));
+	mcast_xmit(mn, from, &v, 1, sizeof(a));
+}
+
 static void mcast_rx_data(struct mcast_net *mn, const struct mcw_hdr *h,
 			  const u8 *body, size_t blen, u32 from)
 {
+	u32 inc = be32_to_cpu(h->cum);
 	unsigned long key = mcast_key2(from, be32_to_cpu(h->xid));
 	u32 frag = be32_to_cpu(h->frag), fs = mcast_frag_size(mn);
 	u32 nfrags = mcast_data_check(mn, h, blen);
@@ -285,6 +304,10 @@ static void mcast_rx_data(struct mcast_net *mn, const struct mcw_hdr *h,
 
 	if (!nfrags) {
 		atomic64_inc(&mn->stats.rx_malformed);
+		return;
+	}
+	if (inc && inc != mn->incarnation) {
+		mcast_rx_stale(mn, h, from);
 		return;
 	}
 	job = xa_load(&mn->rjobs, key);

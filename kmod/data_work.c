@@ -217,6 +217,8 @@ void mcast_data_init_net(struct mcast_net *mn)
 	 */
 	atomic64_set(&mn->seq, (u64)ktime_get_real_seconds() << 20);
 	mn->next_xid = get_random_u32();
+	/* ACKs carry it: a parent tells a restarted child from its old life */
+	mn->incarnation = get_random_u32() ?: 1;
 	mcast_auth_init(&mn->auth);
 	xa_init(&mn->rjobs);
 	xa_init_flags(&mn->txs, XA_FLAGS_ALLOC1);

@@ -320,7 +320,9 @@ static int mcast_put_stats(struct sk_buff *skb, const struct mcast_stats *s,
 	     nla_put_u64_64bit(skb, MCAST_STATS_A_TIMER_NS,
 			       atomic64_read(&s->timer_ns), MCAST_STATS_A_PAD) ||
 	     nla_put_u64_64bit(skb, MCAST_STATS_A_CUTOFFS,
-			       atomic64_read(&s->cutoffs), MCAST_STATS_A_PAD)))
+			       atomic64_read(&s->cutoffs), MCAST_STATS_A_PAD) ||
+	     nla_put_u64_64bit(skb, MCAST_STATS_A_RX_STALE,
+			       atomic64_read(&s->rx_stale), MCAST_STATS_A_PAD)))
 		goto cancel;
 	if (mn && mcast_put_gauges(skb, mn))
 		goto cancel;
@@ -332,7 +334,7 @@ cancel:
 }
 
 #define MCAST_STATS_SIZE (nla_total_size(0) + 2 * nla_total_size(4) + \
-			  34 * nla_total_size_64bit(8))
+			  35 * nla_total_size_64bit(8))
 
 /* ------------------------------------------------------- notifications */
 

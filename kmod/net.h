@@ -65,6 +65,7 @@ struct mcast_stats {
 	atomic64_t rx_bad_auth;
 	atomic64_t timer_ns;
 	atomic64_t cutoffs;
+	atomic64_t rx_stale;
 };
 
 struct mcast_peer {
@@ -161,6 +162,7 @@ struct mcast_net {
 	struct xarray rjobs;		/* (parent, xid) -> receiving job */
 	struct xarray txs;		/* xid -> struct mcast_tx */
 	u32 next_xid;
+	u32 incarnation;		/* this life of the node: random, not 0 */
 	struct xarray tx_streams;	/* group -> per-destination last seq */
 	struct xarray rx_streams;	/* (src, group) -> FIFO state */
 	struct list_head rx_lru;	/* its streams, least recently used first */

@@ -986,6 +986,7 @@ static const struct {
 	{ MCAST_STATS_A_TIMER_NS, "timer_ns" },
 	{ MCAST_STATS_A_BLOCKED, "blocked" },
 	{ MCAST_STATS_A_CUTOFFS, "cutoffs" },
+	{ MCAST_STATS_A_RX_STALE, "rx_stale" },
 };
 
 #define STAT_KEYS_ALWAYS 5	/* the first ones: present in every reply */

@@ -484,6 +484,9 @@ enum mcast_stats_attr {
 					 * queue (a gauge) */
 	MCAST_STATS_A_CUTOFFS,		/* u64: lossless receivers cut off
 					 * after rx_stall_ms without room */
+	MCAST_STATS_A_RX_STALE,		/* u64: DATA of transfers that began
+					 * with a previous life of this node
+					 * (it restarted), refused */
 
 	__MCAST_STATS_A_MAX,
 	MCAST_STATS_A_MAX = __MCAST_STATS_A_MAX - 1

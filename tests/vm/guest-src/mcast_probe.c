@@ -302,6 +302,7 @@ static void print_netstats(const struct nlattr *const *t)
 		{ MCAST_STATS_A_TIMER_NS, "timer_ns" },
 		{ MCAST_STATS_A_BLOCKED, "blocked" },
 		{ MCAST_STATS_A_CUTOFFS, "cutoffs" },
+		{ MCAST_STATS_A_RX_STALE, "rx_stale" },
 	};
 	size_t i;
 
