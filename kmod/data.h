@@ -343,8 +343,6 @@ bool mcast_stream_room(struct mcast_net *mn, u32 src, u32 group);
  * completing until it is delivered.
  */
 void mcast_rx_deliver(struct mcast_net *mn, struct mcast_job *job, u64 prev);
-/* The held message of @job goes without it (the job is being freed). */
-void mcast_held_orphan(struct mcast_job *job);
 
 /* data_send.c */
 /* The node has room for a send of any size (poll's EPOLLOUT). */
@@ -378,11 +376,6 @@ void mcast_data_peer_recount(struct mcast_net *mn, struct mcast_peer *p);
 void mcast_data_init_net(struct mcast_net *mn);
 /* Stops the node's data path and frees its state; idempotent. */
 void mcast_data_exit_net(struct mcast_net *mn);
-/*
- * From a reader: a lossless file that stopped a delivery has room again;
- * held deliveries and waiting senders try again.
- */
-void mcast_data_room(struct mcast_net *mn);
 /* Nothing is in flight: the transport may change; under mn->lock. */
 bool mcast_data_idle(struct mcast_net *mn);
 /* (Re)opens the node's transport on mn->port; under mn->lock. */

@@ -50,13 +50,6 @@ static void mcast_job_delivered(struct mcast_net *mn, struct mcast_job *job,
 		mcast_job_add_failed(job, mn->node_id);
 }
 
-void mcast_held_orphan(struct mcast_job *job)
-{
-	if (job->held)
-		job->held->job = NULL;
-	job->held = NULL;
-}
-
 /* @hd leaves its stream, delivered as @how; its job may complete now. */
 static void mcast_held_free(struct mcast_net *mn, struct mcast_held *hd,
 			    int how)

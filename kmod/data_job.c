@@ -157,6 +157,14 @@ void mcast_job_fwd_charge(struct mcast_net *mn, struct mcast_job *job,
 		mn->fwd_mem -= job->msg_len;
 }
 
+/* Its held message (data_fifo.c) is delivered later without it. */
+static void mcast_held_orphan(struct mcast_job *job)
+{
+	if (job->held)
+		job->held->job = NULL;
+	job->held = NULL;
+}
+
 void mcast_job_free(struct mcast_net *mn, struct mcast_job *job)
 {
 	struct mcast_tx *tx, *tmp;

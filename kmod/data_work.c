@@ -47,15 +47,6 @@ static void mcast_rx_work(struct work_struct *w)
 	mutex_unlock(&mn->lock);
 }
 
-void mcast_data_room(struct mcast_net *mn)
-{
-	WRITE_ONCE(mn->room_gen, READ_ONCE(mn->room_gen) + 1);
-	wake_up_interruptible(&mn->send_wq);
-	/* an open file holds the netns: mn and its work outlive this call */
-	if (!READ_ONCE(mn->dying))
-		mod_delayed_work(mcast_wq, &mn->timer_work, 0);
-}
-
 /* Finished receivers' jobs past MCAST_DONE_KEEP_MS, oldest first. */
 static void mcast_done_jobs_expire(struct mcast_net *mn)
 {

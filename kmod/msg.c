@@ -12,7 +12,6 @@
 #include <linux/poll.h>
 #include <linux/slab.h>
 
-#include "data.h"
 #include "net.h"
 #include "msg.h"
 #include "notify.h"
@@ -175,6 +174,12 @@ int mcast_deliver_local(struct mcast_net *mn, struct mcast_msg *msg,
 	return lost ? MCAST_CUT : MCAST_DELIVERED;
 }
 
+void mcast_room_made(struct mcast_net *mn)
+{
+	WRITE_ONCE(mn->room_gen, READ_ONCE(mn->room_gen) + 1);
+	wake_up_interruptible(&mn->send_wq);
+}
+
 /*
  * A read is progress: the file is no longer stalled, and one that read
  * its queue empty is no longer cut off.  What waited for its room is
@@ -201,7 +206,7 @@ struct mcast_rxent *mcast_file_dequeue(struct mcast_file *f, u32 *dropped)
 	}
 	spin_unlock_bh(&f->rx_lock);
 	if (kick)
-		mcast_data_room(f->mn);
+		mcast_room_made(f->mn);
 	return e;
 }
 

@@ -61,6 +61,14 @@ bool mcast_deliver_blocked(struct mcast_net *mn, struct mcast_group *g,
 struct mcast_rxent *mcast_file_dequeue(struct mcast_file *f, u32 *dropped);
 void mcast_rxent_free(struct mcast_rxent *e);
 bool mcast_file_readable(struct mcast_file *f);
+
+/*
+ * A lossless file that held a delivery up has room (it read, or left the
+ * group): senders on this node waiting for it look again.  Deliveries
+ * held for it on the network side are retried by the node's tick.
+ */
+void mcast_room_made(struct mcast_net *mn);
+
 /* Frees what is still queued to @f, which nobody can queue to any more. */
 void mcast_file_purge(struct mcast_file *f);
 

@@ -10,7 +10,6 @@
 #include <net/netns/generic.h>
 #include <net/net_namespace.h>
 
-#include "data.h"
 #include "net.h"
 #include "msg.h"
 #include "notify.h"
@@ -41,7 +40,7 @@ static void mcast_member_drop(struct mcast_net *mn, struct mcast_member *m)
 	g->nlocal--;
 	mcast_notify_member(mn, MCAST_CMD_MEMBER_LEAVE, g->id, m->file->tgid);
 	if (!m->lossy)
-		mcast_data_room(mn);	/* it may have held deliveries up */
+		mcast_room_made(mn);	/* it may have held deliveries up */
 	kfree(m);
 }
 
