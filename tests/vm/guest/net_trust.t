@@ -45,7 +45,10 @@ forge() {
 # who may speak for node 0 (see the top)
 trust_sources() {
 	run_ok "$TP: node 1 forgets node 3" mcastbed exec 1 mcastctl peer del "$(coord 3)"
-	mcastbed exec 1 mcast_probe rx 5 3000 2 > "$W/rx.1" 2>&1 &
+	# stops 200 ms after its first message: a forged one delivered
+	# first would leave node 0's real one out (a slow kernel needs the
+	# long wait for the first)
+	mcastbed exec 1 mcast_probe rx 5 30000 1 > "$W/rx.1" 2>&1 &
 	rxpid=$!
 	wait_lines 1 '^ready' "$W/rx.1" || fail "$TP: receiver ready" "$(cat "$W/rx.1")"
 	bad0=$(netstat_of 1 rx_bad_src)
@@ -132,9 +135,12 @@ trust_peer() {
 	sleep 1
 	tx1=$(netstat_of 1 tx_packets) mal1=$(netstat_of 1 rx_malformed)
 	d=$(delta "$tx0" "$tx1")
-	[ "$d" != none ] && [ "$d" -le 25 ] &&
+	# one ACK each, and the DONE again at most once per 10 ms tick: at
+	# most two small datagrams per duplicate however slow the kernel
+	# (before: the ACK and the whole DONE list, 1160 datagrams for 20)
+	[ "$d" != none ] && [ "$d" -le 40 ] &&
 		pass "$TP: 40 duplicates of a finished transfer: node 1 answered $d datagrams" ||
-		fail "$TP: node 1 answers duplicates with one small ACK each at most" "sent $d"
+		fail "$TP: node 1 answers duplicates with one small ACK each and a rate-limited DONE" "sent $d"
 	is "$(delta "$mal0" "$mal1")" 20 "$TP: ... the 20 without a body counted in rx_malformed"
 	kill "$(sed -n 's/^ready .* pid=\([0-9]*\)$/\1/p' "$W/rx.1")" 2>/dev/null
 	wait "$rxpid"
