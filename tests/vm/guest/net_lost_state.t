@@ -32,27 +32,6 @@ run_ok "insmod mcast.ko" insmod "$MCAST_KO"
 
 N=4 TOPO=torus:2x2
 
-# NODE's links to its neighbours (not lo)
-links_of() {
-	mcastbed exec "$1" ls /sys/class/net | grep -v '^lo$'
-}
-
-# drop_done NODE add|del: a filter on NODE's links that drops the DONE
-# datagrams it sends: UDP over IPv4 whose header's type byte (after the 20
-# bytes of IP header and 8 of UDP) is 3
-drop_done() {
-	for _l in $(links_of "$1"); do
-		if [ "$2" = add ]; then
-			mcastbed exec "$1" tc qdisc add dev "$_l" root handle 1: prio &&
-			mcastbed exec "$1" tc filter add dev "$_l" parent 1: protocol ip \
-				prio 1 u32 match ip protocol 17 0xff \
-				match u8 3 0xff at 29 action drop || return 1
-		else
-			mcastbed exec "$1" tc qdisc del dev "$_l" root || return 1
-		fi
-	done
-}
-
 LIFE=/sys/module/mcast/parameters/transfer_lifetime_ms
 
 # a transfer whose child never finishes ends at its lifetime (see the top)

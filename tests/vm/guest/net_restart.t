@@ -31,19 +31,6 @@ run_ok "insmod mcast.ko" insmod "$MCAST_KO"
 
 N=4 TOPO=torus:4
 
-# drop_done NODE add|del: NODE's DONE datagrams (UDP over IPv4 whose type
-# byte, after 20 bytes of IP and 8 of UDP header, is 3) are dropped
-drop_done() {
-	if [ "$2" = add ]; then
-		mcastbed exec "$1" tc qdisc add dev eth0 root handle 1: prio &&
-		mcastbed exec "$1" tc filter add dev eth0 parent 1: protocol ip \
-			prio 1 u32 match ip protocol 17 0xff \
-			match u8 3 0xff at 29 action drop
-	else
-		mcastbed exec "$1" tc qdisc del dev eth0 root
-	fi
-}
-
 rx() { # NODE GROUP LOG
 	: > "$3"
 	mcastbed exec "$1" mcast_probe rx "$2" 60000 -1 > "$3" 2>&1 &
