@@ -13,6 +13,7 @@
 #include <linux/types.h>
 #include <linux/errno.h>
 #include <linux/stddef.h>
+#include <linux/limits.h>
 #else
 #include <stdbool.h>
 #include <stddef.h>
@@ -26,6 +27,10 @@ typedef uint64_t u64;
 typedef int8_t s8;
 typedef int32_t s32;
 typedef int64_t s64;
+
+#ifndef U64_MAX
+#define U64_MAX UINT64_MAX
+#endif
 #endif
 
 #endif /* MC_TYPES_H */
