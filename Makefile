@@ -292,9 +292,18 @@ $(BEDROUTES): $(B)/obj/utils/mcastbed/mcastbed-routes.o
 	$(quiet) LD $@
 	$(Q)$(CC) $(U_LDFLAGS) -o $@ $^ $(LDLIBS)
 
-.PHONY: mcastperf
+# mcastsim: multicasts on the simulated IR fabric, in userspace (the same
+# plan/fabric.c the kernel's fabric runs), with mcastctl's parsers.
+SIM := $(B)/mcastsim
+$(B)/obj/utils/mcastsim/%.o: PART_CFLAGS = -Iutils/mcastctl
+$(SIM): $(B)/obj/utils/mcastsim/mcastsim.o $(B)/obj/utils/mcastctl/parse.o $(LIB)
+	$(quiet) LD $@
+	$(Q)$(CC) $(U_LDFLAGS) -o $@ $^ $(LDLIBS)
+
+.PHONY: mcastperf mcastsim
 mcastperf: $(PERF)
-userspace: $(PERF) $(BEDPEERS) $(BEDROUTES)
+mcastsim: $(SIM)
+userspace: $(PERF) $(SIM) $(BEDPEERS) $(BEDROUTES)
 
 .PHONY: all userspace lib libmcast mcastctl mcastmon examples benches
 all: userspace $(if $(HAVE_KDIR),module,module-skip)

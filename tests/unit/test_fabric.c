@@ -8,7 +8,7 @@
  * knobs, and input validation.
  */
 #include "tsched.h"
-#include "fabric.h"
+#include "fabric_mcast.h"
 
 /* ---------------- a fabric with recording callbacks ---------------- */
 
@@ -27,19 +27,19 @@ struct rec {
 	u32 hops;		/* hop callbacks */
 	u32 *trace;		/* channels of worm 0 (cookie 0) */
 	u32 ntrace;
-	/* the multicast drivers' hook, if set */
-	void (*on_deliver)(struct rec *r, struct mc_fabric *f, u64 cookie,
-			   u32 i, u64 t);
-	void *drv;
-	u32 ndrv;
+	/* multicast runs: worms tagged i + 1 belong to runs[i] */
+	struct mc_fab_mcast *runs;
+	u32 nruns;
 };
 
 static void rec_deliver(void *ctx, struct mc_fabric *f, u32 w, u32 i,
 			enum mc_fab_copy copy, u64 t)
 {
 	struct rec *r = ctx;
-	u32 node = f->worm[w].dest[i];
+	u32 node = f->worm[w].dest[i], tag = mc_fab_mcast_tag(f, w);
 
+	if (tag && tag <= r->nruns)
+		mc_fab_mcast_deliver(f, &r->runs[tag - 1], w, i, copy, t);
 	if (copy != MC_FAB_COPY_OK) {
 		r->missed++;
 		return;
@@ -47,15 +47,16 @@ static void rec_deliver(void *ctx, struct mc_fabric *f, u32 w, u32 i,
 	r->got[node]++;
 	r->at[node] = t;
 	r->worm_of[node] = (u32)f->worm[w].cookie;
-	if (r->on_deliver)
-		r->on_deliver(r, f, f->worm[w].cookie, i, t);
 }
 
 static void rec_done(void *ctx, struct mc_fabric *f, u32 w, int err, u64 t)
 {
 	struct rec *r = ctx;
+	u32 tag = mc_fab_mcast_tag(f, w);
 
 	(void)t;
+	if (tag && tag <= r->nruns)
+		mc_fab_mcast_done(f, &r->runs[tag - 1], w, err);
 	if (err)
 		r->nfail++;
 	else
@@ -247,111 +248,56 @@ static void test_closed_form(void)
 	}
 }
 
-/* ---------------- a multicast driver over the fabric ---------------- */
+/* ---------------- planned multicasts on the fabric ---------------- */
 
-/*
- * Runs a planned schedule on the fabric: the source sends its messages at
- * t = 0, every other holder sends its own when its copy arrives; a node's
- * worms leave in the plan's order (their start-ups are serial).  Worms of
- * driver i carry the cookie (i + 1) << 32 | message index.
- */
-struct mcast_drv {
-	struct mc_schedule *s;
-	u32 flits;
-	u64 tag;
-	struct mc_fab_hop **paths;
-	u32 **lists;
-	u32 *got;		/* copies per order position */
-	u32 *from_msg;		/* the message that brought the last one */
-	int errs;
-};
-
-static void drv_send_from(struct fab *x, struct mcast_drv *d, u32 pos, u64 t)
+static void run_alloc(struct mc_fab_mcast *mm, const struct mc_schedule *s,
+		      u32 flits, u32 tag)
 {
-	struct mc_schedule *s = d->s;
-	u32 m, i;
-
-	for (m = 0; m < s->nmsg; m++) {
-		struct mc_msg *msg = &s->msg[m];
-		u32 *list;
-
-		if (msg->from != pos)
-			continue;
-		list = xcalloc(msg->count, sizeof(u32));
-		for (i = 0; i < msg->count; i++)
-			list[i] = s->order[s->dest[msg->first + i].pos];
-		d->lists[m] = list;
-		if (send_worm(x, s->order[pos], list, msg->count, d->flits, t,
-			      d->tag | m, &d->paths[m]) < 0)
-			d->errs++;
-	}
+	mm->list = xcalloc(s->ndest + 1, sizeof(u32));
+	mm->hops = xcalloc(mc_fab_mcast_hops(s->t, s) + 1,
+			   sizeof(struct mc_fab_hop));
+	mm->hop_off = xcalloc(s->nmsg + 1, sizeof(u32));
+	mm->first_msg = xcalloc(s->m, sizeof(u32));
+	mm->next_msg = xcalloc(s->nmsg + 1, sizeof(u32));
+	mm->copies = xcalloc(s->m, sizeof(u32));
+	mm->via = xcalloc(s->m, sizeof(u32));
+	mm->t_recv = xcalloc(s->m, sizeof(u64));
+	mc_fab_mcast_init(mm, s, flits, tag);
 }
 
-static void drv_on_deliver(struct rec *r, struct mc_fabric *f, u64 cookie,
-			   u32 i, u64 t)
+static void run_free(struct mc_fab_mcast *mm)
 {
-	struct fab *x = (struct fab *)((char *)r - offsetof(struct fab, r));
-	struct mcast_drv *drvs = r->drv, *d;
-	u32 tag = (u32)(cookie >> 32), m = (u32)cookie, pos;
-
-	(void)f;
-	if (!tag || tag > r->ndrv)
-		return;
-	d = &drvs[tag - 1];
-	if (m >= d->s->nmsg)
-		return;
-	pos = d->s->dest[d->s->msg[m].first + i].pos;
-	d->got[pos]++;
-	d->from_msg[pos] = m;
-	drv_send_from(x, d, pos, t);
+	free(mm->list);
+	free(mm->hops);
+	free(mm->hop_off);
+	free(mm->first_msg);
+	free(mm->next_msg);
+	free(mm->copies);
+	free(mm->via);
+	free(mm->t_recv);
 }
 
-static void drv_init(struct mcast_drv *d, struct mc_schedule *s, u32 flits,
-		     u32 index)
+/* Every destination of the run got exactly one copy, from the plan's
+ * message, and the source none. */
+static bool run_exact(const struct mc_fab_mcast *mm, const char *what)
 {
-	memset(d, 0, sizeof(*d));
-	d->s = s;
-	d->flits = flits;
-	d->tag = (u64)(index + 1) << 32;
-	d->paths = xcalloc(s->nmsg, sizeof(*d->paths));
-	d->lists = xcalloc(s->nmsg, sizeof(*d->lists));
-	d->got = xcalloc(s->m, sizeof(u32));
-	d->from_msg = xcalloc(s->m, sizeof(u32));
-}
-
-static void drv_free(struct mcast_drv *d)
-{
-	u32 m;
-
-	for (m = 0; m < d->s->nmsg; m++) {
-		free(d->paths[m]);
-		free(d->lists[m]);
-	}
-	free(d->paths);
-	free(d->lists);
-	free(d->got);
-	free(d->from_msg);
-}
-
-/* Every destination of @s got exactly one copy, from the plan's message. */
-static bool drv_exact(struct mcast_drv *d, const char *what)
-{
-	struct mc_schedule *s = d->s;
+	const struct mc_schedule *s = mm->s;
 	u32 i, m, bad = 0;
 
 	for (m = 0; m < s->nmsg; m++) {
 		for (i = 0; i < s->msg[m].count; i++) {
 			u32 pos = s->dest[s->msg[m].first + i].pos;
 
-			if (d->got[pos] != 1 || d->from_msg[pos] != m) {
+			if (mm->copies[pos] != 1 || mm->via[pos] != m) {
 				if (!bad++)
 					diag("%s: position %u got %u (message %u, want %u)",
-					     what, pos, d->got[pos],
-					     d->from_msg[pos], m);
+					     what, pos, mm->copies[pos],
+					     mm->via[pos], m);
 			}
 		}
 	}
-	return !bad && !d->errs && !d->got[0];
+	return !bad && !mm->send_errors && !mm->copies[0] &&
+	       mm->received == s->ndest;
 }
 
 static const struct {
@@ -403,7 +349,7 @@ static void test_single_multicast(void)
 				struct mc_fab_cfg cfg = cfg_std();
 				struct sbuf b;
 				struct fab x;
-				struct mcast_drv d;
+				struct mc_fab_mcast d;
 				u32 src, ndst = 1 + rng_below(&rng, t.nodes - 1);
 				u32 flits = trial % 3 == 0 ? 8 :
 					    trial % 3 == 1 ? 64 : 300;
@@ -417,13 +363,12 @@ static void test_single_multicast(void)
 					continue;
 				}
 				fab_make(&x, &t, &cfg);
-				drv_init(&d, &b.s, flits, 0);
-				x.r.drv = &d;
-				x.r.ndrv = 1;
-				x.r.on_deliver = drv_on_deliver;
-				drv_send_from(&x, &d, 0, 0);
+				run_alloc(&d, &b.s, flits, 1);
+				x.r.runs = &d;
+				x.r.nruns = 1;
+				mc_fab_mcast_start(&x.f, &d, 0);
 				mc_fab_run(&x.f, U64_MAX);
-				if (!drv_exact(&d, algos[ai].name) ||
+				if (!run_exact(&d, algos[ai].name) ||
 				    x.f.active || x.r.nfail)
 					bad++;
 				if (x.f.st.blocked_ns && !blocked++)
@@ -433,7 +378,7 @@ static void test_single_multicast(void)
 				if (x.f.st.lambda_violations ||
 				    x.f.st.boundary_violations)
 					order++;
-				drv_free(&d);
+				run_free(&d);
 				fab_free(&x);
 				sbuf_free(&b);
 			}
@@ -462,7 +407,7 @@ static void test_all_senders(void)
 		for (ai = 0; ai < 5; ai++) {
 			struct mc_fab_cfg cfg = cfg_std();
 			struct sbuf *b = xcalloc(t.nodes, sizeof(*b));
-			struct mcast_drv *d = xcalloc(t.nodes, sizeof(*d));
+			struct mc_fab_mcast *d = xcalloc(t.nodes, sizeof(*d));
 			struct fab x;
 			u32 u, src, bad = 0;
 
@@ -471,9 +416,8 @@ static void test_all_senders(void)
 			cfg.tau_s = 1000;
 			cfg.tau_r = 800;
 			fab_make(&x, &t, &cfg);
-			x.r.drv = d;
-			x.r.ndrv = t.nodes;
-			x.r.on_deliver = drv_on_deliver;
+			x.r.runs = d;
+			x.r.nruns = t.nodes;
 			for (u = 0; u < t.nodes; u++) {
 				u32 ndst = 1 + rng_below(&rng, t.nodes - 1);
 
@@ -481,14 +425,14 @@ static void test_all_senders(void)
 				if (plan_random(&b[u], &t, algos[ai].a,
 						algos[ai].r, &rng, ndst, &src))
 					bad++;
-				drv_init(&d[u], &b[u].s, 20 + rng_below(&rng, 200),
-					 u);
+				run_alloc(&d[u], &b[u].s,
+					  20 + rng_below(&rng, 200), u + 1);
 			}
 			for (u = 0; u < t.nodes; u++)
-				drv_send_from(&x, &d[u], 0, 0);
+				mc_fab_mcast_start(&x.f, &d[u], 0);
 			mc_fab_run(&x.f, U64_MAX);
 			for (u = 0; u < t.nodes; u++)
-				if (!drv_exact(&d[u], algos[ai].name))
+				if (!run_exact(&d[u], algos[ai].name))
 					bad++;
 			ok(!bad && !x.f.active && !x.r.nfail,
 			   "%s on %s, every node multicasting at once: every copy once, from the plan's worm",
@@ -499,7 +443,7 @@ static void test_all_senders(void)
 			   algos[ai].name, shape_str(&t),
 			   (unsigned long long)x.f.st.blocked_ns);
 			for (u = 0; u < t.nodes; u++) {
-				drv_free(&d[u]);
+				run_free(&d[u]);
 				sbuf_free(&b[u]);
 			}
 			free(b);
@@ -679,7 +623,7 @@ static void test_few_ports(void)
 	struct mc_torus t;
 	struct mc_fab_cfg cfg = cfg_std();
 	struct sbuf *b;
-	struct mcast_drv *d;
+	struct mc_fab_mcast *d;
 	struct rng rng = { 63 };
 	struct fab x;
 	u32 u, src, want = 0;
@@ -695,14 +639,13 @@ static void test_few_ports(void)
 		sbuf_init(&b[u], t.nodes);
 		plan_random(&b[u], &t, MC_ALGO_STORUS, 0, &rng, t.nodes - 1,
 			    &src);
-		drv_init(&d[u], &b[u].s, 100, u);
+		run_alloc(&d[u], &b[u].s, 100, u + 1);
 		want += t.nodes - 1;
 	}
-	x.r.drv = d;
-	x.r.ndrv = t.nodes;
-	x.r.on_deliver = drv_on_deliver;
+	x.r.runs = d;
+	x.r.nruns = t.nodes;
 	for (u = 0; u < t.nodes; u++)
-		drv_send_from(&x, &d[u], 0, 0);
+		mc_fab_mcast_start(&x.f, &d[u], 0);
 	mc_fab_run(&x.f, U64_MAX);
 	ok(x.f.st.ir_missed && x.f.st.deliveries + x.f.st.ir_missed == want &&
 	   !x.f.st.deadlocks && x.r.ndone == t.nodes,
@@ -710,7 +653,7 @@ static void test_few_ports(void)
 	   (unsigned long long)x.f.st.ir_missed,
 	   (unsigned long long)x.f.st.deliveries);
 	for (u = 0; u < t.nodes; u++) {
-		drv_free(&d[u]);
+		run_free(&d[u]);
 		sbuf_free(&b[u]);
 	}
 	free(b);

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# mcastsim latency: figures that follow from the model's closed form, and
+# the error contract.  TAP output.
+#
+# MCASTSIM names the binary (default: build/mcastsim in the repository).
+
+set -u
+
+orig=$PWD
+cd "$(dirname "$0")/../.." || exit 1
+if [ -n "${MCASTSIM:-}" ]; then
+	case $MCASTSIM in /*) ;; *) MCASTSIM=$orig/$MCASTSIM ;; esac
+else
+	MCASTSIM=$PWD/build/mcastsim
+fi
+if [ ! -x "$MCASTSIM" ]; then
+	echo "Bail out! no mcastsim binary at $MCASTSIM (set MCASTSIM)"
+	exit 1
+fi
+
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+n=0
+failed=0
+
+ok() {	# ok STATUS DESCRIPTION
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		failed=$((failed + 1))
+	fi
+}
+
+run() {	# run ARGS...: sets OUT, ERR, RC
+	"$MCASTSIM" "$@" >"$tmp/out" 2>"$tmp/err"
+	RC=$?
+	OUT=$(cat "$tmp/out")
+	ERR=$(cat "$tmp/err")
+}
+
+# A broadcast on 4x4 by S-torus is one worm over the Hamiltonian circuit:
+# the i-th destination is i hops away, so with L = 8 flits it arrives at
+# tau_s + (i + 8) tau_n + tau_r; the last (i = 15) at 181.5 us and the
+# mean over i = 1..15 at 178 us, whatever the source.
+run latency -t torus:4x4 -a s-torus -m 15 -L 8 -n 5 --csv
+line=$(sed -n 2p <<<"$OUT")
+[ "$RC" = 0 ] && [ "$line" = "16,15,8,s-torus,5,178.000,181.500,0.000" ]
+ok $? "s-torus broadcast on 4x4: mean 178 us, last 181.5 us, no waiting (got: $line)"
+
+# The same with tau_n = 1000: (i + 8) flit times of 1 us.
+run latency -t torus:4x4 -a s-torus -m 15 -L 8 -n 2 --tau-n 1000 --csv
+line=$(sed -n 2p <<<"$OUT")
+[ "$RC" = 0 ] && [ "$line" = "16,15,8,s-torus,2,186.000,193.000,0.000" ]
+ok $? "tau_n 1000 ns: mean 186 us, last 193 us (got: $line)"
+
+# Every path-based algorithm alone on the fabric: no worm ever waits (Thm 6.1).
+run latency -t torus:8x8 -a s-torus,md-torus,mu-torus:2,mu-torus:4,mu-torus:8 \
+	-m 5,20,63 -L 8,300 -n 10 --buffer 1 --csv
+[ "$RC" = 0 ] && [ "$(grep -c . <<<"$OUT")" = 31 ] &&
+	! cut -d, -f8 <<<"$OUT" | tail -n +2 | grep -qv '^0.000$'
+ok $? "path-based algorithms on 8x8, 30 points: every one completes, no worm waited"
+
+# The error contract: exit 2 and a message that names the problem.
+bad() {	# bad DESCRIPTION PATTERN ARGS...
+	local what=$1 pat=$2
+	shift 2
+	run "$@"
+	[ "$RC" = 2 ] && grep -q -- "$pat" <<<"$ERR"
+	ok $? "$what: exit 2, \"$pat\" (got $RC: $(head -n 1 <<<"$ERR"))"
+}
+bad "a bidirectional torus" "unidirectional" latency -t torus:4x4:bi -m 3
+bad "an unknown algorithm" "--algorithms" latency -a x-torus
+bad "separate addressing" "not simulated" latency -a separate
+bad "more destinations than nodes" "need more than" latency -t torus:4x4 -m 16
+bad "zero flits" "--flits" latency -L 0
+bad "no command" "usage" --csv
+bad "zero trials" "--trials" latency -n 0
+bad "a flit time of 0" "tau_n" latency --tau-n 0
+bad "a buffer of 0 flits" "buffer_flits" latency --buffer 0
+bad "a buffer of 65536 flits" "--buffer" latency --buffer 65536
+
+echo "1..$n"
+[ "$failed" = 0 ]

@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * mcastsim: multicasts on the simulated IR fabric, in userspace, with the
+ * same planning core and fabric model (plan/fabric.c) the kernel runs.
+ *
+ *   mcastsim latency [options]
+ *
+ * For every message length and destination count, random destination
+ * sets (the same sets for every algorithm) are multicast alone on an idle
+ * fabric; the average over trials of the mean and of the maximum latency
+ * to a destination is printed per algorithm (seed 000, Sec. 6.6).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric_mcast.h"
+#include "parse.h"
+
+#define MAX_LIST	16
+
+struct opts {
+	struct mc_torus t;
+	struct mc_fab_cfg cfg;
+	enum mc_algo algo[MAX_LIST];
+	u32 r[MAX_LIST];
+	u32 nalgo;
+	u32 flits[MAX_LIST], nflits;
+	u32 dests[MAX_LIST], ndests;
+	u32 trials;
+	u64 seed;
+	bool csv;
+};
+
+static void usage(FILE *f)
+{
+	fputs("usage: mcastsim latency [options]\n"
+	      "  -t, --topology torus:KxK[xK]   fabric (regular, unidirectional; default torus:16x16)\n"
+	      "  -a, --algorithms LIST          s-torus,md-torus,mu-torus:R,u-torus (default s-torus,md-torus,mu-torus:2,mu-torus:8)\n"
+	      "  -L, --flits LIST               message lengths in flits (default 8,512,16384)\n"
+	      "  -m, --dests LIST               destinations per multicast (default 16,64,255)\n"
+	      "  -n, --trials N                 random destination sets per point (default 40)\n"
+	      "      --tau-s NS --tau-r NS --tau-n NS   start-up, reception, flit time (default 95000, 75000, 500)\n"
+	      "      --buffer FLITS             virtual channel buffer (default 2)\n"
+	      "      --seed S                   random seed (default 1)\n"
+	      "      --csv                      one CSV line per point and algorithm\n",
+	      f);
+}
+
+static void die(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "mcastsim: ");
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+/* "a,b,c" of numbers in [1, max]. */
+static u32 parse_list(const char *s, u32 *out, u32 max, const char *what)
+{
+	char buf[512], *tok, *save = NULL;
+	u32 n = 0;
+
+	if (strlen(s) >= sizeof(buf))
+		die("%s: list too long", what);
+	strcpy(buf, s);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (n == MAX_LIST)
+			die("%s: at most 16 values", what);
+		if (parse_u32(tok, max, &out[n]) || !out[n])
+			die("%s: not a positive number in range", what);
+		n++;
+	}
+	if (!n)
+		die("%s: empty list", what);
+	return n;
+}
+
+static void parse_algos(const char *s, struct opts *o)
+{
+	char buf[512], *tok, *save = NULL, err[PARSE_ERR_MAX];
+
+	if (strlen(s) >= sizeof(buf))
+		die("%s: list too long", "--algorithms");
+	strcpy(buf, s);
+	o->nalgo = 0;
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (o->nalgo == MAX_LIST)
+			die("%s: at most 16 algorithms", "--algorithms");
+		if (parse_algorithm(tok, &o->algo[o->nalgo], &o->r[o->nalgo],
+				    err))
+			die("--algorithms: %s", err);
+		if (o->algo[o->nalgo] == MC_ALGO_SEPARATE)
+			die("--algorithms: %s is not simulated", tok);
+		o->nalgo++;
+	}
+}
+
+static u64 num(const char *s, const char *what)
+{
+	u64 v;
+
+	if (parse_u64(s, &v) || v > 0xffffffffull)
+		die("%s: not a number below 2^32", what);
+	return v;
+}
+
+static void parse_args(int argc, char **argv, struct opts *o)
+{
+	static const struct option lo[] = {
+		{ "topology", required_argument, NULL, 't' },
+		{ "algorithms", required_argument, NULL, 'a' },
+		{ "flits", required_argument, NULL, 'L' },
+		{ "dests", required_argument, NULL, 'm' },
+		{ "trials", required_argument, NULL, 'n' },
+		{ "tau-s", required_argument, NULL, 1 },
+		{ "tau-r", required_argument, NULL, 2 },
+		{ "tau-n", required_argument, NULL, 3 },
+		{ "buffer", required_argument, NULL, 4 },
+		{ "seed", required_argument, NULL, 5 },
+		{ "csv", no_argument, NULL, 6 },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	char err[PARSE_ERR_MAX];
+	int c;
+
+	if (parse_topology("torus:16x16", &o->t, err))
+		die("%s", err);
+	o->cfg = (struct mc_fab_cfg){ .vc_sets = 2, .buffer_flits = 2,
+		.tau_s = 95000, .tau_r = 75000, .tau_n = 500,
+		.max_worms = 65536 };
+	parse_algos("s-torus,md-torus,mu-torus:2,mu-torus:8", o);
+	o->nflits = parse_list("8,512,16384", o->flits, 1u << 24, "--flits");
+	o->ndests = parse_list("16,64,255", o->dests, MC_MAX_NODES, "--dests");
+	o->trials = 40;
+	o->seed = 1;
+	while ((c = getopt_long(argc, argv, "t:a:L:m:n:h", lo, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			if (parse_topology(optarg, &o->t, err))
+				die("--topology: %s", err);
+			break;
+		case 'a':
+			parse_algos(optarg, o);
+			break;
+		case 'L':
+			o->nflits = parse_list(optarg, o->flits, 1u << 24,
+					       "--flits");
+			break;
+		case 'm':
+			o->ndests = parse_list(optarg, o->dests, MC_MAX_NODES,
+					       "--dests");
+			break;
+		case 'n':
+			o->trials = (u32)num(optarg, "--trials");
+			break;
+		case 1:
+			o->cfg.tau_s = (u32)num(optarg, "--tau-s");
+			break;
+		case 2:
+			o->cfg.tau_r = (u32)num(optarg, "--tau-r");
+			break;
+		case 3:
+			o->cfg.tau_n = (u32)num(optarg, "--tau-n");
+			break;
+		case 4:
+			if (num(optarg, "--buffer") > MC_FAB_MAX_BUF)
+				die("%s: at most 4096 flits", "--buffer");
+			o->cfg.buffer_flits = (u16)num(optarg, "--buffer");
+			break;
+		case 5:
+			o->seed = num(optarg, "--seed");
+			break;
+		case 6:
+			o->csv = true;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			exit(2);
+		}
+	}
+	if (optind != argc - 1 || strcmp(argv[optind], "latency")) {
+		usage(stderr);
+		exit(2);
+	}
+	if (!o->trials)
+		die("%s: at least one trial", "--trials");
+}
+
+/* splitmix64: the same sets on every machine. */
+static u64 rnd(u64 *s)
+{
+	u64 z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* @cnt distinct random nodes of @n into @out (partial Fisher-Yates). */
+static void pick(u64 *seed, u32 n, u32 cnt, u32 *perm, u32 *out)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		perm[i] = i;
+	for (i = 0; i < cnt; i++) {
+		u32 j = i + (u32)(rnd(seed) % (n - i)), x = perm[i];
+
+		perm[i] = perm[j];
+		perm[j] = x;
+		out[i] = perm[i];
+	}
+}
+
+struct sim {
+	struct mc_fabric f;
+	struct mc_fab_mcast mm;
+};
+
+static void *xcalloc(size_t n, size_t sz)
+{
+	void *p = calloc(n ? n : 1, sz);
+
+	if (!p) {
+		perror("mcastsim");
+		exit(1);
+	}
+	return p;
+}
+
+static void on_deliver(void *ctx, struct mc_fabric *f, u32 w, u32 i,
+		       enum mc_fab_copy copy, u64 t)
+{
+	mc_fab_mcast_deliver(f, &((struct sim *)ctx)->mm, w, i, copy, t);
+}
+
+static void on_done(void *ctx, struct mc_fabric *f, u32 w, int err, u64 t)
+{
+	(void)t;
+	mc_fab_mcast_done(f, &((struct sim *)ctx)->mm, w, err);
+}
+
+static const struct mc_fab_ops sim_ops = {
+	.deliver = on_deliver,
+	.done = on_done,
+};
+
+struct point {
+	double avg, max;	/* sums over trials, ns */
+	u64 blocked;
+};
+
+/* One multicast alone on a fresh fabric; adds its latencies to @pt. */
+static int trial(const struct opts *o, struct sim *sim,
+		 struct mc_schedule *s, u32 flits, struct point *pt)
+{
+	const char *why = NULL;
+	u64 sum = 0;
+	u32 i;
+
+	if (mc_fab_init(&sim->f, &o->t, &o->cfg, sim->f.chan, sim->f.node,
+			sim->f.worm, &sim_ops, sim, &why)) {
+		fprintf(stderr, "mcastsim: fabric: %s\n", why);
+		return -1;
+	}
+	sim->mm.hops = xcalloc(mc_fab_mcast_hops(&o->t, s) + 1,
+			       sizeof(struct mc_fab_hop));
+	mc_fab_mcast_init(&sim->mm, s, flits, 1);
+	mc_fab_mcast_start(&sim->f, &sim->mm, 0);
+	mc_fab_run(&sim->f, U64_MAX);
+	free(sim->mm.hops);
+	if (sim->mm.received != s->ndest || sim->mm.failed ||
+	    sim->mm.send_errors) {
+		fprintf(stderr, "mcastsim: a multicast did not complete (%u of %u)\n",
+			sim->mm.received, s->ndest);
+		return -1;
+	}
+	for (i = 1; i < s->m; i++)
+		sum += sim->mm.t_recv[i];
+	pt->avg += (double)sum / (s->m - 1);
+	pt->max += (double)sim->mm.t_last;
+	pt->blocked += sim->f.st.blocked_ns;
+	return 0;
+}
+
+static const char *label(const struct opts *o, u32 a, char *buf, size_t n)
+{
+	if (o->algo[a] == MC_ALGO_MUTORUS)
+		snprintf(buf, n, "mu-torus(%u)", o->r[a]);
+	else
+		snprintf(buf, n, "%s", algo_name(o->algo[a]));
+	return buf;
+}
+
+static int run_latency(const struct opts *o)
+{
+	u32 nodes = o->t.nodes, di, li, a, k;
+	struct sim sim = { 0 };
+	struct mc_schedule s = { 0 };
+	struct point *pt = xcalloc(o->nalgo, sizeof(*pt));
+	u32 *set = xcalloc(nodes, sizeof(u32)), *perm = xcalloc(nodes, sizeof(u32));
+	char name[32];
+	int rc = 0;
+
+	sim.f.chan = xcalloc(mc_fab_channels(&o->t, o->cfg.vc_sets),
+			     sizeof(struct mc_fab_chan));
+	sim.f.node = xcalloc(nodes, sizeof(struct mc_fab_node));
+	sim.f.worm = xcalloc(o->cfg.max_worms, sizeof(struct mc_fab_worm));
+	{
+		const char *why = NULL;
+
+		/* The fabric's own checks of the options, before any run. */
+		if (mc_fab_init(&sim.f, &o->t, &o->cfg, sim.f.chan,
+				sim.f.node, sim.f.worm, &sim_ops, &sim, &why)) {
+			fprintf(stderr, "mcastsim: %s\n", why);
+			exit(2);
+		}
+	}
+	s.order = xcalloc(nodes, sizeof(u32));
+	s.msg = xcalloc(nodes, sizeof(struct mc_msg));
+	s.dest = xcalloc(nodes, sizeof(struct mc_dest));
+	sim.mm.list = xcalloc(nodes, sizeof(u32));
+	sim.mm.hop_off = xcalloc(nodes + 1, sizeof(u32));
+	sim.mm.first_msg = xcalloc(nodes, sizeof(u32));
+	sim.mm.next_msg = xcalloc(nodes + 1, sizeof(u32));
+	sim.mm.copies = xcalloc(nodes, sizeof(u32));
+	sim.mm.via = xcalloc(nodes, sizeof(u32));
+	sim.mm.t_recv = xcalloc(nodes, sizeof(u64));
+	if (o->csv)
+		printf("topology_nodes,dests,flits,algorithm,trials,avg_us,max_us,blocked_us\n");
+	else
+		printf("# %u-node torus, tau_s %u ns, tau_r %u ns, tau_n %u ns, B %u flits, %u trials per point\n"
+		       "# latency in us: mean over destinations / maximum, averaged over trials\n",
+		       nodes, o->cfg.tau_s, o->cfg.tau_r, o->cfg.tau_n,
+		       o->cfg.buffer_flits, o->trials);
+	for (di = 0; di < o->ndests && !rc; di++) {
+		u32 m = o->dests[di];
+
+		if (m >= nodes) {
+			fprintf(stderr, "mcastsim: %u destinations need more than %u nodes\n",
+				m, nodes);
+			rc = 2;
+			break;
+		}
+		for (li = 0; li < o->nflits && !rc; li++) {
+			u64 seed = o->seed * 1000003u + m * 7919u;
+
+			memset(pt, 0, o->nalgo * sizeof(*pt));
+			for (k = 0; k < o->trials && !rc; k++) {
+				const char *why = NULL;
+
+				pick(&seed, nodes, m + 1, perm, set);
+				for (a = 0; a < o->nalgo && !rc; a++) {
+					if (mc_plan(&s, &o->t, o->algo[a], o->r[a],
+						    set[0], set + 1, m, &why)) {
+						fprintf(stderr, "mcastsim: plan: %s\n", why);
+						rc = 1;
+					} else if (trial(o, &sim, &s, o->flits[li],
+							 &pt[a])) {
+						rc = 1;
+					}
+				}
+			}
+			if (!o->csv)
+				printf("\nm = %u, L = %u flits\n", m, o->flits[li]);
+			for (a = 0; a < o->nalgo && !rc; a++) {
+				label(o, a, name, sizeof(name));
+				if (o->csv)
+					printf("%u,%u,%u,%s,%u,%.3f,%.3f,%.3f\n",
+					       nodes, m, o->flits[li], name,
+					       o->trials,
+					       pt[a].avg / o->trials / 1000,
+					       pt[a].max / o->trials / 1000,
+					       (double)pt[a].blocked / o->trials / 1000);
+				else
+					printf("  %-14s %10.1f / %10.1f%s\n", name,
+					       pt[a].avg / o->trials / 1000,
+					       pt[a].max / o->trials / 1000,
+					       pt[a].blocked ? "  (worms waited)" : "");
+			}
+		}
+	}
+	free(sim.f.chan);
+	free(sim.f.node);
+	free(sim.f.worm);
+	free(s.order);
+	free(s.msg);
+	free(s.dest);
+	free(sim.mm.list);
+	free(sim.mm.hop_off);
+	free(sim.mm.first_msg);
+	free(sim.mm.next_msg);
+	free(sim.mm.copies);
+	free(sim.mm.via);
+	free(sim.mm.t_recv);
+	free(pt);
+	free(set);
+	free(perm);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { 0 };
+
+	parse_args(argc, argv, &o);
+	return run_latency(&o);
+}
