@@ -15,7 +15,8 @@
 #                        receivers, steps, statistics (tests/vm/demo.sh)
 #   make bench-cluster   mcastperf on 16- and 64-node tori in the guest
 #   make bench           build and run the benchmarks
-#   make module          mcast.ko only (fails without kernel headers)
+#   make module          mcast.ko and mcast_irsim.ko only (fails without
+#                        kernel headers)
 #   make modules_install install mcast.ko under $(INSTALL_MOD_PATH)/lib/modules/
 #                        <release>/$(INSTALL_MOD_DIR), then run $(DEPMOD)
 #                        unless staged (INSTALL_MOD_PATH set; DEPMOD=true
@@ -551,6 +552,8 @@ clean: module-clean
 # Kbuild's output in the source tree (whichever kernel it was built for).
 module-clean:
 	$(Q)rm -f mcast.ko mcast.mod mcast.mod.c mcast.mod.o mcast.o \
+		mcast_irsim.ko mcast_irsim.mod mcast_irsim.mod.c \
+		mcast_irsim.mod.o mcast_irsim.o \
 		.module-common.o Module.symvers modules.order .*.cmd
 	$(Q)find kmod plan \( -name '*.o' -o -name '.*.cmd' -o -name '*.o.d' \) \
 		-type f -delete

@@ -14,6 +14,9 @@
 #include <linux/errno.h>
 #include <linux/stddef.h>
 #include <linux/limits.h>
+#include <linux/export.h>
+/* For the other modules of ours (the simulated fabric). */
+#define MC_EXPORT(sym) EXPORT_SYMBOL_GPL(sym)
 #else
 #include <stdbool.h>
 #include <stddef.h>
@@ -31,6 +34,7 @@ typedef int64_t s64;
 #ifndef U64_MAX
 #define U64_MAX UINT64_MAX
 #endif
+#define MC_EXPORT(sym) struct mc_export_##sym
 #endif
 
 #endif /* MC_TYPES_H */

@@ -87,6 +87,7 @@ bool mc_route_next(const struct mc_torus *t, enum mc_routing r, u32 cur,
 	hop->to = mc_neighbour(t, cur, d, hop->dir);
 	return true;
 }
+MC_EXPORT(mc_route_next);
 
 bool mc_channel_exists(const struct mc_torus *t, enum mc_routing r, u32 node,
 		       unsigned int dim, int dir, unsigned int vc)
@@ -139,6 +140,7 @@ u32 mc_hlabel(const struct mc_torus *t, u32 node)
 	}
 	return label;
 }
+MC_EXPORT(mc_hlabel);
 
 u32 mc_hlabel_node(const struct mc_torus *t, u32 label)
 {
@@ -163,3 +165,4 @@ bool mc_is_boundary(const struct mc_torus *t, u32 node, unsigned int d)
 		sum += mc_sigma(t, node, i);
 	return sum % k == k - 1;
 }
+MC_EXPORT(mc_is_boundary);

@@ -47,6 +47,7 @@ int mc_torus_init(struct mc_torus *t, unsigned int n, const u16 *k,
 	t->nodes = nodes;
 	return 0;
 }
+MC_EXPORT(mc_torus_init);
 
 void mc_node_coords(const struct mc_torus *t, u32 node, u16 *sigma)
 {
@@ -81,6 +82,7 @@ u32 mc_neighbour(const struct mc_torus *t, u32 node, unsigned int d, int dir)
 	return s == 0 ? node + (t->k[d] - 1) * t->stride[d]
 		      : node - t->stride[d];
 }
+MC_EXPORT(mc_neighbour);
 
 u32 mc_distance(const struct mc_torus *t, u32 a, u32 b)
 {
@@ -97,3 +99,4 @@ u32 mc_distance(const struct mc_torus *t, u32 a, u32 b)
 	}
 	return hops;
 }
+MC_EXPORT(mc_distance);

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mcast_irsim.ko: a simulated fabric with intermediate reception, as a
+ * transport ("irsim") the nodes of this kernel attach to at their node id.
+ *
+ * One fabric per kernel, created and destroyed at run time through
+ * debugfs (irsim_debugfs.c), in the manner of netdevsim: the model is
+ * plan/fabric.c, run by a kernel thread (the fabric's "hardware") as fast
+ * as it can in virtual time.  Each datagram a node sends is a worm to its
+ * peer's node id; the destination host gets it when the model says the
+ * last flit reached it.  The worm interface of the offload path builds on
+ * this; today the data path sends it unicasts.
+ */
+#ifndef MCAST_IRSIM_H
+#define MCAST_IRSIM_H
+
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+
+#include "fabric.h"
+
+struct mcast_net;
+
+#define IRSIM_PAYLOAD		1452	/* bytes per datagram, as UDP's */
+#define IRSIM_RXQ_MAX		1024	/* datagrams waiting at a host */
+
+/*
+ * A node attached to the fabric.  Its transport opens before the node
+ * knows its id (mcast_node_set opens first), so the fabric finds a host
+ * by the node id it has when a worm arrives, and caches it in by_id[].
+ */
+struct irsim_host {
+	struct mcast_net *mn;
+	struct list_head link;		/* irsim.hosts */
+	u32 cached_id;			/* its slot in by_id[], or NONE */
+	spinlock_t lock;		/* rxq */
+	struct list_head rxq;		/* struct irsim_pkt.link */
+	u32 qlen;
+};
+
+/* Under irsim.lock but rx and rx_no_peer (a node's receive work). */
+struct irsim_counters {
+	u64 tx;			/* datagrams handed to the fabric */
+	u64 tx_busy;		/* refused: worm pool full */
+	u64 rx_no_host;		/* arrived where nobody is attached */
+	u64 rx_overflow;	/* the host's queue was full */
+	u64 lost;		/* worms that ended short */
+	atomic64_t rx;		/* handed to a host's data path */
+	atomic64_t rx_no_peer;	/* from a node the host has no peer for */
+};
+
+struct irsim {
+	struct mutex lock;		/* everything below */
+	bool up;			/* a fabric exists */
+	struct mc_fabric f;
+	struct mc_fab_cfg cfg;
+	u32 flit_bytes;
+	struct list_head hosts;		/* every open node */
+	struct irsim_host **by_id;	/* f.t.nodes entries, a cache */
+	struct irsim_counters c;
+	wait_queue_head_t wq;		/* the thread waits for work */
+	bool work;
+	struct task_struct *thread;
+};
+
+extern struct irsim irsim;
+
+/* irsim.c */
+int irsim_fabric_create(const struct mc_torus *t,
+			const struct mc_fab_cfg *cfg, u32 flit_bytes,
+			const char **why);
+int irsim_fabric_destroy(void);
+
+/* irsim_debugfs.c */
+int irsim_debugfs_init(void);
+void irsim_debugfs_exit(void);
+
+#endif /* MCAST_IRSIM_H */
