@@ -111,7 +111,7 @@ BAD_LOG='BUG:|WARNING:|Oops|Call Trace|refcount_t|kernel BUG at|Kernel panic|UBS
 # under its time budget (make vmcheck-full runs everything everywhere).
 SECOND_KERNEL_TESTS=(module_load vm_env mcast_dev mcast_genl dev_perms ctl_config
 	lib_api lib_hello mon_events bed_torus net_utorus net_transport net_trust net_key
-	net_fail_torus)
+	net_fail_torus net_irsim)
 
 ntests=0
 nfailed=0
@@ -269,8 +269,8 @@ snapshot_sources() { # DIR
 		"$REPO/" "$1/"
 }
 
-# Builds mcast.ko for VER with the Makefile's `module` target and copies it
-# to DIR/mcast.ko.
+# Builds mcast.ko (and mcast_irsim.ko, the simulated IR fabric) for VER
+# with the Makefile's `module` target and copies them to DIR.
 build_module() { # VER DIR
 	local ver=$1 dir=$2 vermagic src=$2/src
 	local desc="[$ver] mcast.ko builds"
@@ -290,7 +290,7 @@ build_module() { # VER DIR
 		diag "$src/mcast.ko has vermagic '$vermagic'"
 		return 1
 	fi
-	cp "$src/mcast.ko" "$dir/mcast.ko"
+	cp "$src/mcast.ko" "$src/mcast_irsim.ko" "$dir/"
 	tap ok "$desc"
 }
 
@@ -318,7 +318,8 @@ copy_module() { # SRC DST
 	esac
 }
 
-# mcast.ko goes to extra/ (tests find it as $MCAST_KO); the in-tree modules
+# mcast.ko goes to extra/ (tests find it as $MCAST_KO), mcast_irsim.ko beside
+# it; the in-tree modules
 # listed above and every module they or mcast.ko depend on go to their
 # usual place; depmod then writes a modules.dep for busybox modprobe.
 stage_modules() { # VER ROOT KO
@@ -327,6 +328,7 @@ stage_modules() { # VER ROOT KO
 
 	mkdir -p "$mdir/extra"
 	cp "$ko" "$mdir/extra/mcast.ko"
+	cp "$(dirname "$ko")/mcast_irsim.ko" "$mdir/extra/"
 	IFS=, read -ra mods <<< "$(modinfo -F depends "$ko")"
 	mods+=("${IN_TREE_MODULES[@]}")
 	if [ ${#mods[@]} -gt 0 ]; then

@@ -10,8 +10,9 @@
 # mcastctl plan shows, with the model's checks quiet (no deadlock, no
 # channel taken out of Thm 5.1's order).  With the fabric losing every
 # 7th worm, the data path's retransmission still delivers every message
-# once.  The fabric cannot go while a node is attached, and the modules
-# unload after the testbed is down.
+# once.  The fabric cannot go while a node is attached; the testbed goes
+# down with worms in flight, and the modules unload after it (with a
+# fabric up, too).
 
 # shellcheck source=tests/vm/guest/tap.sh
 . /tests/tap.sh
@@ -120,10 +121,33 @@ else
 	pass "the fabric cannot go while nodes use it"
 fi
 run_fails "rmmod mcast_irsim while nodes use it" rmmod mcast_irsim
+# the namespaces go while a node sends 1 MiB messages: worms in flight
+/usr/local/bin/ip netns exec mcb2 /usr/local/bin/mcast_probe tx g:1 1048576 \
+	count=20 > /dev/null 2>&1 &
+sleep 1
+[ "$(sed -n 's/^active //p' $D/stats)" -gt 0 ] &&
+	pass "worms in flight as the testbed goes down" ||
+	fail "worms in flight as the testbed goes down" "$(cat $D/stats)"
 mcastbed down > /dev/null 2>&1
+wait
 is "$(ip netns list | grep -c mcb)" 0 "no namespaces left"
-run_ok "the fabric goes once the nodes are gone" sh -c "echo none > $D/fabric"
+# the nodes close their transport as their namespaces are cleaned up, a
+# little after `ip netns del` returns
+gone() {
+	_i=0
+	while [ $_i -lt 100 ]; do
+		echo none > $D/fabric 2>/dev/null && return 0
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	return 1
+}
+run_ok "the fabric goes once the nodes are gone" gone
 run_ok "rmmod mcast_irsim" rmmod mcast_irsim
+# unloading frees a fabric nobody uses
+run_ok "insmod mcast_irsim.ko again" insmod "$IRSIM_KO"
+run_ok "fabric torus:4x4x4" sh -c "echo torus:4x4x4 > $D/fabric"
+run_ok "rmmod mcast_irsim with the fabric up" rmmod mcast_irsim
 run_ok "rmmod mcast" rmmod mcast
 done_testing
 tap_exit
