@@ -69,6 +69,8 @@ static const struct nla_policy mcast_node_policy[MCAST_NODE_A_MAX + 1] = {
 	[MCAST_NODE_A_RETRIES] = NLA_POLICY_MAX(NLA_U32, 100),
 	[MCAST_NODE_A_KEY_IDS] = { .type = NLA_REJECT },
 	[MCAST_NODE_A_KEY_USE] = { .type = NLA_REJECT },
+	[MCAST_NODE_A_TRANSPORT_CAPS] = { .type = NLA_REJECT },
+	[MCAST_NODE_A_TRANSPORT_MTU] = { .type = NLA_REJECT },
 };
 
 static const struct nla_policy mcast_key_policy[MCAST_KEY_A_MAX + 1] = {
@@ -172,6 +174,8 @@ static int mcast_put_node(struct sk_buff *skb, struct mcast_net *mn)
 	}
 	if (nla_put_u16(skb, MCAST_NODE_A_PORT, mn->port) ||
 	    nla_put_string(skb, MCAST_NODE_A_TRANSPORT, mn->tp->name) ||
+	    nla_put_u32(skb, MCAST_NODE_A_TRANSPORT_CAPS, mn->tp->caps) ||
+	    nla_put_u32(skb, MCAST_NODE_A_TRANSPORT_MTU, mn->tp->max_payload) ||
 	    nla_put_u32(skb, MCAST_NODE_A_RTO_MS, mn->rto_ms) ||
 	    nla_put_u32(skb, MCAST_NODE_A_RETRIES, mn->retries) ||
 	    mcast_put_keys(skb, &mn->auth))

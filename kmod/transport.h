@@ -33,10 +33,11 @@
 struct mcast_net;
 struct mcast_peer;
 
-#define MCAST_TP_CAP_IR		(1u << 0)	/* intermediate reception */
-#define MCAST_TP_CAP_RELIABLE	(1u << 1)	/* loses nothing it accepted,
-						 * in order per peer
-						 */
+/* The uapi's bits: node show reports them as they are. */
+#define MCAST_TP_CAP_IR		MCAST_TRANSPORT_CAP_IR
+#define MCAST_TP_CAP_RELIABLE	MCAST_TRANSPORT_CAP_RELIABLE	/* in order
+								 * per peer
+								 */
 
 #define MCAST_TP_NAME_MAX	MCAST_TRANSPORT_NAME_MAX	/* with the NUL */
 #define MCAST_TP_RX_BUDGET	64	/* datagrams per ->rx() call */

@@ -199,10 +199,44 @@ static void print_keys(const struct ctl_node *node)
 	printf("%s\n", n ? ")" : "");
 }
 
+/* The transport's capabilities, named: "ir", "reliable". */
+static const struct {
+	u32 bit;
+	const char *name;
+} tp_caps[] = {
+	{ MCAST_TRANSPORT_CAP_IR, "ir" },
+	{ MCAST_TRANSPORT_CAP_RELIABLE, "reliable" },
+};
+
+static const char *caps_str(u32 caps, char *buf)
+{
+	size_t i;
+
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(tp_caps) / sizeof(tp_caps[0]); i++)
+		if (caps & tp_caps[i].bit)
+			sprintf(buf + strlen(buf), "%s%s", buf[0] ? ", " : "",
+				tp_caps[i].name);
+	if (!buf[0])
+		strcpy(buf, "none (unicast trees)");
+	return buf;
+}
+
+static void json_caps(struct json *j, u32 caps)
+{
+	size_t i;
+
+	json_arr_begin(j);
+	for (i = 0; i < sizeof(tp_caps) / sizeof(tp_caps[0]); i++)
+		if (caps & tp_caps[i].bit)
+			json_str(j, tp_caps[i].name);
+	json_arr_end(j);
+}
+
 static int node_show(int argc, char **argv)
 {
 	const char *what = "node show";
-	char buf[COORD_STR_MAX], topo[96];
+	char buf[COORD_STR_MAX], topo[96], caps[64];
 	struct ctl_node node;
 	struct ctl_nl nl;
 	struct jout o;
@@ -229,6 +263,12 @@ static int node_show(int argc, char **argv)
 			json_topology(&o.j, &node.t);
 			if (node.transport[0])
 				json_key_str(&o.j, "transport", node.transport);
+			if (node.tp_mtu) {
+				json_key(&o.j, "transport_caps");
+				json_caps(&o.j, node.tp_caps);
+				json_key_uint(&o.j, "transport_mtu",
+					      node.tp_mtu);
+			}
 			if (node.port)
 				json_key_uint(&o.j, "port", node.port);
 			if (node.rto_ms)
@@ -252,6 +292,9 @@ static int node_show(int argc, char **argv)
 		printf("transport    %s, port %u, rto %u ms, %u retries\n",
 		       node.transport[0] ? node.transport : "?", node.port,
 		       node.rto_ms, node.retries);
+	if (node.tp_mtu)
+		printf("capabilities %s; %u-byte datagrams\n",
+		       caps_str(node.tp_caps, caps), node.tp_mtu);
 	print_keys(&node);
 	return MCASTCTL_OK;
 }

@@ -268,6 +268,10 @@ int ctl_parse_node(struct nlattr *nest, struct ctl_node *node)
 	if (tb[MCAST_NODE_A_TRANSPORT])
 		nla_strlcpy(node->transport, tb[MCAST_NODE_A_TRANSPORT],
 			    sizeof(node->transport));
+	if (tb[MCAST_NODE_A_TRANSPORT_CAPS])
+		node->tp_caps = nla_get_u32(tb[MCAST_NODE_A_TRANSPORT_CAPS]);
+	if (tb[MCAST_NODE_A_TRANSPORT_MTU])
+		node->tp_mtu = nla_get_u32(tb[MCAST_NODE_A_TRANSPORT_MTU]);
 	if (tb[MCAST_NODE_A_KEY_IDS]) {
 		node->nkeys = nla_len(tb[MCAST_NODE_A_KEY_IDS]);
 		if (node->nkeys > MCAST_KEYS_MAX)

@@ -58,6 +58,8 @@ struct ctl_node {
 	u32 rto_ms;
 	u32 retries;
 	char transport[MCAST_TRANSPORT_NAME_MAX];
+	u32 tp_caps;			/* MCAST_TRANSPORT_CAP_* */
+	u32 tp_mtu;			/* 0 if not reported */
 	u8 key_ids[MCAST_KEYS_MAX];	/* the cluster keys it has */
 	u32 nkeys;
 	u8 key_use;			/* the one it sends with */

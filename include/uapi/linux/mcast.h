@@ -356,6 +356,14 @@ enum mcast_key_attr {
 	MCAST_KEY_A_MAX = __MCAST_KEY_A_MAX - 1
 };
 
+/* Transport capabilities (MCAST_NODE_A_TRANSPORT_CAPS). */
+#define MCAST_TRANSPORT_CAP_IR		(1u << 0)	/* intermediate
+							 * reception
+							 */
+#define MCAST_TRANSPORT_CAP_RELIABLE	(1u << 1)	/* loses nothing it
+							 * accepted, in order
+							 */
+
 enum mcast_node_attr {
 	MCAST_NODE_A_UNSPEC,
 	MCAST_NODE_A_KIND,	/* u8: enum mcast_topo_kind */
@@ -380,6 +388,13 @@ enum mcast_node_attr {
 				 * sends with; absent: no key, datagrams
 				 * carry no authentication
 				 */
+	MCAST_NODE_A_TRANSPORT_CAPS,	/* u32, read-only: what the node's
+					 * transport can do,
+					 * MCAST_TRANSPORT_CAP_*
+					 */
+	MCAST_NODE_A_TRANSPORT_MTU,	/* u32, read-only: bytes in one of its
+					 * datagrams
+					 */
 
 	__MCAST_NODE_A_MAX,
 	MCAST_NODE_A_MAX = __MCAST_NODE_A_MAX - 1

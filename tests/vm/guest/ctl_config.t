@@ -58,8 +58,8 @@ expect "peer add before the node is configured is refused" 1 \
 run_ok "node set topology torus:4x4 coord 1,2" \
 	mcastctl node set topology torus:4x4 coord 1,2
 is "$(mcastctl node show -j 2>&1)" \
-	'{"configured":true,"id":6,"coord":[1,2],"topology":{"kind":"torus","dims":[4,4],"links":"uni","nodes":16},"transport":"tcp","port":7447,"rto_ms":200,"retries":6,"key_id":null,"key_ids":[]}' \
-	"node show -j: id 6, coordinate [1,2], torus 4x4 uni, TCP transport defaults"
+	'{"configured":true,"id":6,"coord":[1,2],"topology":{"kind":"torus","dims":[4,4],"links":"uni","nodes":16},"transport":"tcp","transport_caps":["reliable"],"transport_mtu":65536,"port":7447,"rto_ms":200,"retries":6,"key_id":null,"key_ids":[]}' \
+	"node show -j: id 6, coordinate [1,2], torus 4x4 uni, TCP transport defaults (reliable, 64 KiB datagrams)"
 expect "node show: text" 0 "(1,2)" mcastctl node show
 run_ok "node set coord 1,2 again (no change)" mcastctl node set coord 1,2
 

@@ -75,6 +75,17 @@ fi
 pass "mcastbed up $TOPO --transport irsim"
 is "$(mcastbed exec 5 mcastctl -j node show |
 	sed -n 's/.*"transport": *"\([^"]*\)".*/\1/p')" irsim "node 5 uses irsim"
+case $(mcastbed exec 5 mcastctl -j node show) in
+*'"transport":"irsim","transport_caps":["ir"],"transport_mtu":1452,'*)
+	pass "node show -j: irsim's capabilities [ir] and 1452-byte datagrams" ;;
+*) fail "node show -j: irsim's capabilities and datagram size" \
+	"$(mcastbed exec 5 mcastctl -j node show)" ;;
+esac
+case $(mcastbed exec 5 mcastctl node show) in
+*"capabilities ir; 1452-byte datagrams"*)
+	pass "node show: capabilities ir; 1452-byte datagrams" ;;
+*) fail "node show: capabilities line" "$(mcastbed exec 5 mcastctl node show)" ;;
+esac
 members 1 9 41
 round "irsim: group 1 from node 0" 0 g:1 "$MEM" 0,1400,150000
 src=$(random_nodes 1 42)
