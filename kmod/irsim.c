@@ -118,20 +118,69 @@ static const struct mc_fab_ops irsim_fab_ops = {
 	.alarm = irsim_alarm,
 };
 
+/* Paced: the virtual time the wall clock has reached (else U64_MAX). */
+static u64 irsim_wall_virtual(void)
+{
+	if (!irsim.pace)
+		return U64_MAX;
+	return div_u64((u64)ktime_to_ns(ktime_sub(ktime_get(), irsim.wall0)) *
+		       irsim.pace, NSEC_PER_USEC);
+}
+
+/* When a worm handed over now starts (its start-up aside). */
+static u64 irsim_start_time(void)
+{
+	u64 wall = irsim_wall_virtual();
+
+	return irsim.pace && wall > irsim.f.now ? wall : irsim.f.now;
+}
+
+/* Paced: how long the wall clock takes to reach virtual time @v. */
+static ktime_t irsim_wall_until(u64 v)
+{
+	u64 at = div_u64(v * NSEC_PER_USEC, irsim.pace);
+
+	return ktime_sub(ktime_add_ns(irsim.wall0, at), ktime_get());
+}
+
+/*
+ * One slice of the model, under irsim.lock: at most IRSIM_SLICE_CYCLES,
+ * and paced, no further than the wall clock.  Returns how long to wait
+ * before the next (0: go on at once, KTIME_MAX: until woken).
+ */
+static ktime_t irsim_slice(void)
+{
+	u64 until, wall, next;
+
+	if (!irsim.up)
+		return KTIME_MAX;
+	wall = irsim_wall_virtual();
+	until = irsim.f.now + (u64)IRSIM_SLICE_CYCLES * irsim.cfg.tau_n;
+	mc_fab_run(&irsim.f, min(until, wall));
+	next = mc_fab_next_event(&irsim.f);
+	if (next == U64_MAX)
+		return KTIME_MAX;
+	if (!irsim.pace || next < wall)
+		return 0;
+	return max_t(ktime_t, irsim_wall_until(next), 0);
+}
+
 /* The fabric's hardware: runs the model while it has something to do. */
 static int irsim_thread(void *arg)
 {
+	ktime_t wait = KTIME_MAX;
+
 	while (!kthread_should_stop()) {
-		wait_event_interruptible(irsim.wq, READ_ONCE(irsim.work) ||
-					 kthread_should_stop());
+		if (wait == KTIME_MAX)
+			wait_event_interruptible(irsim.wq, READ_ONCE(irsim.work) ||
+						 kthread_should_stop());
+		else if (wait)
+			wait_event_interruptible_hrtimeout(irsim.wq,
+				READ_ONCE(irsim.work) || kthread_should_stop(),
+				wait);
 		mutex_lock(&irsim.lock);
 		WRITE_ONCE(irsim.work, false);
-		if (irsim.up) {
-			mc_fab_run(&irsim.f, irsim.f.now +
-				   (u64)IRSIM_SLICE_CYCLES * irsim.cfg.tau_n);
-			if (mc_fab_next_event(&irsim.f) != U64_MAX)
-				WRITE_ONCE(irsim.work, true);
-		}
+		wait = irsim_slice();
 		mutex_unlock(&irsim.lock);
 		cond_resched();
 	}
@@ -148,7 +197,7 @@ static void irsim_wake(void)
 
 int irsim_fabric_create(const struct mc_torus *t,
 			const struct mc_fab_cfg *cfg, u32 flit_bytes,
-			const char **why)
+			u32 pace, const char **why)
 {
 	struct mc_fab_chan *chan = NULL;
 	struct mc_fab_node *node = NULL;
@@ -177,6 +226,8 @@ int irsim_fabric_create(const struct mc_torus *t,
 		goto out;
 	irsim.cfg = irsim.f.cfg;
 	irsim.flit_bytes = flit_bytes;
+	irsim.pace = pace;
+	irsim.wall0 = ktime_get();
 	irsim.by_id = by_id;
 	memset(&irsim.c, 0, sizeof(irsim.c));
 	irsim.up = true;
@@ -313,8 +364,11 @@ static int irsim_xmit(struct mcast_net *mn, const struct mcast_peer *p,
 	if (!pkt->path)
 		goto fail;
 	flits = IRSIM_HDR_FLITS + DIV_ROUND_UP(len, irsim.flit_bytes);
+	/* paced, a worm starts when the wall clock says, not at the
+	 * model's last event
+	 */
 	w = mc_fab_send(&irsim.f, pkt->src, &pkt->dest, 1, flits, pkt->path,
-			npath, irsim.f.now, (u64)(uintptr_t)pkt, &why);
+			npath, irsim_start_time(), (u64)(uintptr_t)pkt, &why);
 	if (w == -ENOSPC) {
 		irsim.c.tx_busy++;
 		w = -EAGAIN;	/* the worm pool is full: the caller retries */

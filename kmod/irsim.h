@@ -5,8 +5,8 @@
  *
  * One fabric per kernel, created and destroyed at run time through
  * debugfs (irsim_debugfs.c), in the manner of netdevsim: the model is
- * plan/fabric.c, run by a kernel thread (the fabric's "hardware") as fast
- * as it can in virtual time.  Each datagram a node sends is a worm to its
+ * plan/fabric.c, run by a kernel thread (the fabric's "hardware"), as fast
+ * as it can or paced to the wall clock.  Each datagram a node sends is a worm to its
  * peer's node id; the destination host gets it when the model says the
  * last flit reached it.  The worm interface of the offload path builds on
  * this; today the data path sends it unicasts.
@@ -14,6 +14,7 @@
 #ifndef MCAST_IRSIM_H
 #define MCAST_IRSIM_H
 
+#include <linux/ktime.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
@@ -57,6 +58,8 @@ struct irsim {
 	struct mc_fabric f;
 	struct mc_fab_cfg cfg;
 	u32 flit_bytes;
+	u32 pace;			/* virtual ns per wall us; 0: flat out */
+	ktime_t wall0;			/* wall time of virtual time 0 */
 	struct list_head hosts;		/* every open node */
 	struct irsim_host **by_id;	/* f.t.nodes entries, a cache */
 	struct irsim_counters c;
@@ -70,7 +73,7 @@ extern struct irsim irsim;
 /* irsim.c */
 int irsim_fabric_create(const struct mc_torus *t,
 			const struct mc_fab_cfg *cfg, u32 flit_bytes,
-			const char **why);
+			u32 pace, const char **why);
 int irsim_fabric_destroy(void);
 
 /* irsim_debugfs.c */

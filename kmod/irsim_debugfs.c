@@ -6,7 +6,9 @@
  *   /sys/kernel/debug/mcast_irsim/
  *     fabric      write "torus:KxK[xK] [vc_sets=N] [buffer=B] [ports=P]
  *                 [tau_s=NS] [tau_r=NS] [tau_n=NS] [flit=BYTES]
- *                 [max_worms=N]" to create the fabric, "none" to destroy
+ *                 [max_worms=N] [pace=N]" to create the fabric (pace:
+ *                 virtual ns per wall-clock us, 1000 = real time; 0,
+ *                 the default: as fast as it can), "none" to destroy
  *                 it (EBUSY while a node is attached); read: its config
  *     stats       the model's and the transport's counters
  *     links       per virtual channel that carried a flit: node, dim, vc,
@@ -57,7 +59,7 @@ static int irsim_parse_torus(char *s, struct mc_torus *t, const char **why)
 }
 
 static int irsim_parse_opt(char *opt, struct mc_fab_cfg *cfg, u32 *flit,
-			   const char **why)
+			   u32 *pace, const char **why)
 {
 	char *val = strchr(opt, '=');
 	u32 v;
@@ -83,6 +85,8 @@ static int irsim_parse_opt(char *opt, struct mc_fab_cfg *cfg, u32 *flit,
 		*flit = v;
 	else if (!strcmp(opt, "max_worms") && v >= 1 && v <= 65536)
 		cfg->max_worms = v;
+	else if (!strcmp(opt, "pace") && v <= 1000000)
+		*pace = v;
 	else {
 		*why = "unknown option or value out of range";
 		return -EINVAL;
@@ -98,7 +102,7 @@ static int irsim_fabric_cmd(char *cmd)
 	};
 	const char *why = NULL;
 	struct mc_torus t;
-	u32 flit = 64;
+	u32 flit = 64, pace = 0;
 	char *tok;
 	int err;
 
@@ -109,13 +113,13 @@ static int irsim_fabric_cmd(char *cmd)
 	err = irsim_parse_torus(tok, &t, &why);
 	while (!err && (tok = strsep(&cmd, " ")))
 		if (*tok)
-			err = irsim_parse_opt(tok, &cfg, &flit, &why);
+			err = irsim_parse_opt(tok, &cfg, &flit, &pace, &why);
 	if (!err && t.nodes > 65536) {
 		why = "at most 65536 nodes";
 		err = -E2BIG;
 	}
 	if (!err)
-		err = irsim_fabric_create(&t, &cfg, flit, &why);
+		err = irsim_fabric_create(&t, &cfg, flit, pace, &why);
 	if (err)
 		pr_info("fabric: %s\n", why ?: "invalid");
 	return err;
@@ -154,10 +158,10 @@ static int irsim_fabric_show(struct seq_file *m, void *v)
 		seq_puts(m, "torus:");
 		for (d = irsim.f.t.n - 1; d >= 0; d--)
 			seq_printf(m, "%u%s", irsim.f.t.k[d], d ? "x" : "");
-		seq_printf(m, " vc_sets=%u buffer=%u ports=%u tau_s=%u tau_r=%u tau_n=%u flit=%u max_worms=%u now_ns=%llu\n",
+		seq_printf(m, " vc_sets=%u buffer=%u ports=%u tau_s=%u tau_r=%u tau_n=%u flit=%u max_worms=%u pace=%u now_ns=%llu\n",
 			   c->vc_sets, c->buffer_flits, c->ports, c->tau_s,
 			   c->tau_r, c->tau_n, irsim.flit_bytes, c->max_worms,
-			   irsim.f.now);
+			   irsim.pace, irsim.f.now);
 	}
 	mutex_unlock(&irsim.lock);
 	return 0;

@@ -12,7 +12,8 @@
 # 7th worm, the data path's retransmission still delivers every message
 # once.  The fabric cannot go while a node is attached; the testbed goes
 # down with worms in flight, and the modules unload after it (with a
-# fabric up, too).
+# fabric up, too).  Paced to the wall clock, a send takes the model's
+# start-ups in real time.
 
 # shellcheck source=tests/vm/guest/tap.sh
 . /tests/tap.sh
@@ -154,6 +155,30 @@ gone() {
 	return 1
 }
 run_ok "the fabric goes once the nodes are gone" gone
+
+# ---- paced to the wall clock: a send waits for the model's start-ups
+run_ok "fabric torus:2x2, 100 ms start-ups, paced to real time" \
+	sh -c "echo 'torus:2x2 tau_s=100000000 pace=1000' > $D/fabric"
+case $(cat $D/fabric) in
+*" pace=1000 "*) pass "fabric shows pace=1000" ;;
+*) fail "fabric shows pace=1000" "$(cat $D/fabric)" ;;
+esac
+if out=$(mcastbed up torus:2x2:uni --transport irsim 2>&1); then
+	out=$(/usr/local/bin/ip netns exec mcb0 /usr/local/bin/mcast_probe tx \
+		n:1 8 count=1 wait 2>&1)
+	ms=$(echo "$out" | sed -n 's/.*ms=\([0-9]*\).*/\1/p' | head -n 1)
+	case $out in
+	*"rc=0 nfailed=0"*)
+		[ "${ms:-0}" -ge 200 ] && [ "$ms" -lt 5000 ] &&
+			pass "paced: a completion-mode send takes two start-ups or more: $ms ms" ||
+			fail "paced: a completion-mode send takes two start-ups or more" "$out" ;;
+	*) fail "paced: a completion-mode send completes" "$out" ;;
+	esac
+else
+	fail "mcastbed up torus:2x2:uni --transport irsim" "$out"
+fi
+mcastbed down > /dev/null 2>&1
+run_ok "the paced fabric goes" gone
 run_ok "rmmod mcast_irsim" rmmod mcast_irsim
 # unloading frees a fabric nobody uses
 run_ok "insmod mcast_irsim.ko again" insmod "$IRSIM_KO"
