@@ -18,6 +18,7 @@
 
 #include "irsim.h"
 #include "net.h"
+#include "notify.h"
 #include "transport.h"
 
 #define IRSIM_SLICE_CYCLES	4096	/* model cycles per hold of the lock */
@@ -106,10 +107,16 @@ static void irsim_done(void *ctx, struct mc_fabric *f, u32 w, int err, u64 t)
 		kfree(pkt);
 }
 
-static void irsim_alarm(void *ctx, struct mc_fabric *f, u32 w,
+/* A check of the model fired: the log, and the worm's sender's event. */
+static void irsim_alarm(void *ctx, struct mc_fabric *f, u32 w, int err,
 			const char *what)
 {
-	pr_warn_ratelimited("worm %u: %s\n", w, what);
+	struct irsim_pkt *pkt = (void *)(uintptr_t)f->worm[w].cookie;
+	struct irsim_host *h = irsim_host_of(pkt->src);
+
+	pr_info_ratelimited("worm %u from node %u: %s\n", w, pkt->src, what);
+	if (h)
+		mcast_notify_fabric(h->mn, pkt->src, -err, what);
 }
 
 static const struct mc_fab_ops irsim_fab_ops = {

@@ -115,6 +115,30 @@ void mcast_notify_data(struct mcast_net *mn, u8 cmd, u32 node, u32 group,
 	mcast_event_send(mn, skb, hdr);
 }
 
+void mcast_notify_fabric(struct mcast_net *mn, u32 node, int err,
+			 const char *what)
+{
+	struct sk_buff *skb;
+	struct nlattr *nest;
+	void *hdr;
+
+	if (!mcast_listening(mn))
+		return;
+	skb = mcast_event_new(NLMSG_GOODSIZE, MCAST_CMD_FABRIC_ALARM, &hdr);
+	if (!skb)
+		return;
+	nest = nla_nest_start(skb, MCAST_A_EVENT);
+	if (!nest || nla_put_u32(skb, MCAST_EVENT_A_NODE, node) ||
+	    nla_put_u32(skb, MCAST_EVENT_A_ERRNO, err) ||
+	    nla_put_string(skb, MCAST_EVENT_A_MSG, what)) {
+		nlmsg_free(skb);
+		return;
+	}
+	nla_nest_end(skb, nest);
+	mcast_event_send(mn, skb, hdr);
+}
+EXPORT_SYMBOL_GPL(mcast_notify_fabric);
+
 void mcast_notify_member(struct mcast_net *mn, u8 cmd, u32 group, pid_t tgid)
 {
 	mcast_notify_event(mn, cmd, group, tgid, 0);

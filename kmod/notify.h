@@ -34,6 +34,12 @@ void mcast_notify_overflow(struct mcast_net *mn, u32 group, pid_t tgid,
 			   u32 drops);
 /* A lossless file of process @tgid stalled on @group and was cut off. */
 void mcast_notify_cutoff(struct mcast_net *mn, u32 group, pid_t tgid);
+/*
+ * FABRIC_ALARM: the simulated fabric's check @err (EDEADLK, EPROTO) fired
+ * on a worm @node (this node) sent; for mcast_irsim.ko.
+ */
+void mcast_notify_fabric(struct mcast_net *mn, u32 node, int err,
+			 const char *what);
 /* A data path event (PEER_DOWN, ERROR) about @node and message @seq. */
 void mcast_notify_data(struct mcast_net *mn, u8 cmd, u32 node, u32 group,
 		       u64 seq, int err);

@@ -317,10 +317,10 @@ void mc_fab_abort(struct mc_fabric *f, u32 w, int err)
 	finish(f, w, err, f->now);
 }
 
-static void alarm(struct mc_fabric *f, u32 w, const char *what)
+static void alarm(struct mc_fabric *f, u32 w, int err, const char *what)
 {
 	if (f->ops->alarm)
-		f->ops->alarm(f->ctx, f, w, what);
+		f->ops->alarm(f->ctx, f, w, err, what);
 }
 
 /* A destination's copy is complete (the last flit passed its router). */
@@ -373,12 +373,13 @@ static void check_order(struct mc_fabric *f, u32 w_idx, u32 chan)
 	rank = chan_rank(f, chan, &boundary);
 	if (w->head > 1 && rank <= w->rank) {
 		f->st.lambda_violations++;
-		alarm(f, w_idx, "channel taken out of the three-tier order");
+		alarm(f, w_idx, -EPROTO,
+		      "channel taken out of the three-tier order");
 	}
 	w->rank = rank;
 	if (boundary && ++w->boundaries > 1) {
 		f->st.boundary_violations++;
-		alarm(f, w_idx, "worm crossed a second boundary");
+		alarm(f, w_idx, -EPROTO, "worm crossed a second boundary");
 	}
 }
 
@@ -585,7 +586,8 @@ static void break_cycle(struct mc_fabric *f, u32 on)
 	u32 w = on, victim = on;
 
 	do {
-		alarm(f, w, "deadlock: waits on the next worm of a cycle");
+		alarm(f, w, -EDEADLK,
+		      "deadlock: waits on the next worm of a cycle");
 		if (w < victim)
 			victim = w;
 		w = f->chan[f->worm[w].wait_chan].owner - 1;

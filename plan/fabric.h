@@ -160,8 +160,13 @@ struct mc_fab_ops {
 	void (*done)(void *ctx, struct mc_fabric *f, u32 w, int err, u64 t_ns);
 	/* Optional: @w took channel @chan (trace). */
 	void (*hop)(void *ctx, struct mc_fabric *f, u32 w, u32 chan, u64 t_ns);
-	/* Optional: a check failed; @what names it, @w the worm. */
-	void (*alarm)(void *ctx, struct mc_fabric *f, u32 w, const char *what);
+	/*
+	 * Optional: a check failed on worm @w: -EDEADLK (it is on a cycle of
+	 * the wait-for graph) or -EPROTO (a channel out of the three-tier
+	 * order, a second boundary); @what says which.
+	 */
+	void (*alarm)(void *ctx, struct mc_fabric *f, u32 w, int err,
+		      const char *what);
 };
 
 struct mc_fabric {

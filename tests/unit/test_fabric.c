@@ -75,13 +75,14 @@ static void rec_hop(void *ctx, struct mc_fabric *f, u32 w, u32 chan, u64 t)
 		r->trace[r->ntrace++] = chan;
 }
 
-static void rec_alarm(void *ctx, struct mc_fabric *f, u32 w, const char *what)
+static void rec_alarm(void *ctx, struct mc_fabric *f, u32 w, int err,
+		      const char *what)
 {
 	struct rec *r = ctx;
 
 	(void)f;
 	if (r->alarms++ < 3)
-		diag("alarm on worm %u: %s", w, what);
+		diag("alarm on worm %u: %s (%d)", w, what, err);
 }
 
 static const struct mc_fab_ops rec_ops = {

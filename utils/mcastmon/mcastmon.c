@@ -62,6 +62,7 @@ static const char *const event_names[] = {
 	[MCAST_CMD_MEMBER_LEAVE] = "leave",
 	[MCAST_CMD_OVERFLOW] = "overflow",
 	[MCAST_CMD_CUTOFF] = "cutoff",
+	[MCAST_CMD_FABRIC_ALARM] = "fabric-alarm",
 	[MCAST_CMD_ERROR] = "error",
 };
 

@@ -304,6 +304,11 @@ enum mcast_cmd {
 	MCAST_CMD_CUTOFF,	/* notification: a lossless receiver that
 				 * stopped reading was cut off
 				 */
+	MCAST_CMD_FABRIC_ALARM,	/* notification: the simulated IR fabric
+				 * found a deadlock (EDEADLK) or a channel
+				 * taken against Thm 5.1 (EPROTO) on a worm
+				 * of this node (NODE), MSG says which
+				 */
 
 	__MCAST_CMD_MAX,
 	MCAST_CMD_MAX = __MCAST_CMD_MAX - 1
