@@ -86,6 +86,15 @@ static void mcast_collect_failed(struct mcast_job *job,
 		       min(job->nfailed, ctx->nfailed_room) * sizeof(u32));
 }
 
+/* A send that reached no other node failed here: a local member cut off. */
+static int mcast_self_failed(struct mcast_send_ctx *ctx, u32 self)
+{
+	ctx->nfailed = 1;
+	if (ctx->failed && ctx->nfailed_room)
+		ctx->failed[0] = self;
+	return -EHOSTUNREACH;
+}
+
 /*
  * Drops mn->lock and waits until a lossless file that blocked a local
  * delivery reads (or a second passes: the caller looks again, and cuts off
@@ -119,7 +128,7 @@ int mcast_data_send(struct mcast_file *f, struct mcast_msg *msg, u32 group,
 	struct mcast_job *job;
 	struct mc_chain c;
 	u32 *chain = NULL, m = 0, i, self;
-	bool here;
+	bool here, self_cut = false;
 	long left;
 	int err;
 
@@ -172,9 +181,13 @@ again:
 	here = false;
 	for (i = 0; !g && i < nnodes; i++)
 		here |= nodes[i] == self;
-	/* not blocked: checked above, under this hold of the lock */
+	/* not blocked: checked above, under this hold of the lock; a
+	 * lossless member stalled past rx_stall_ms is cut off here and
+	 * counts as this node failing, as a remote one would
+	 */
 	if (g || here)
-		mcast_deliver_local(mn, msg, g, !g, skip);
+		self_cut = mcast_deliver_local(mn, msg, g, !g, skip) ==
+			   MCAST_CUT;
 	err = 0;
 	if (!mn->configured)
 		goto out;
@@ -185,8 +198,11 @@ again:
 	if (!chain)
 		goto out;
 	err = 0;
-	if (m < 2)
+	if (m < 2) {
+		if (self_cut && wait)
+			err = mcast_self_failed(ctx, self);
 		goto out;
+	}
 	err = mc_chain_rotate(&mn->torus, MC_ORDER_DIM, chain, m, self, &c);
 	if (err)
 		goto out;
@@ -215,6 +231,8 @@ again:
 	INIT_LIST_HEAD(&job->txs);
 	INIT_LIST_HEAD(&job->ack_link);
 	init_completion(&job->done);
+	if (self_cut)
+		mcast_job_add_failed(job, self);
 	job->root = true;
 	job->waiting = wait;
 	job->separate = ctx->flags & MCAST_SEND_SEPARATE;

@@ -14,6 +14,8 @@
 #    completion-mode send for about that long; then it is cut off (node 1
 #    counts it), the send returns with node 1 in its failed list, and the
 #    others got the message.
+#  - The same with the stalled member on the sending node: the send
+#    reports the sender's own node failed.
 
 # shellcheck source=tests/vm/guest/tap.sh
 . /tests/tap.sh
@@ -122,6 +124,38 @@ cut_off() {
 	echo 20000 > "$STALL"
 }
 
+# The stalled member is on the sending node itself: the send waits for it
+# as for a remote one, and reports this node failed once it is cut off.
+cut_off_local() {
+	echo 3000 > "$STALL"
+	rm -f "$W/go"
+	rx 1 "$W/rx.1" "$W/go"	# never reads
+	rx 2 "$W/rx.2"
+	rx 3 "$W/rx.3"
+	wait_lines 3 '^ready' "$W/rx.1" "$W/rx.2" "$W/rx.3" || fail "receivers ready" "$(cat "$W"/rx.*)"
+	mcastbed exec 1 mcast_probe tx g:5 100 count=$LIMIT > "$W/tx" 2>&1
+	_c0=$(netstat_of 1 cutoffs)
+	_t0=$(date +%s)
+	_out=$(mcastbed exec 1 mcast_probe tx g:5 200 wait=30000)
+	_t=$(($(date +%s) - _t0))
+	case $_out in
+	*"rc=EHOSTUNREACH nfailed=1 failed=1"*)
+		[ "$_t" -ge 2 ] && [ "$_t" -lt 25 ] &&
+			pass "node 1's own stalled member: its completion-mode send waits, then reports node 1 failed (${_t} s)" ||
+			fail "node 1's send waits about rx_stall_ms for its own member" "after $_t s: $_out" ;;
+	*) fail "node 1's completion-mode send reports node 1 failed" "$_out" ;;
+	esac
+	is "$(delta "$_c0" "$(netstat_of 1 cutoffs)")" 1 "node 1 counted the cut-off"
+	wait_lines $((LIMIT + 1)) '^msg ' "$W/rx.2" "$W/rx.3" || true
+	sleep 1
+	stop_rx "$W"/rx.[123]
+	for _n in 2 3; do
+		is "$(grep -c '^msg src=1 .* len=200 .*ok=1' "$W/rx.$_n")" 1 \
+			"node $_n got node 1's message once"
+	done
+	echo 20000 > "$STALL"
+}
+
 if ! _out=$(mcastbed up "$TOPO" 2>&1); then
 	fail "mcastbed up $TOPO" "$_out"
 else
@@ -129,6 +163,7 @@ else
 	run_ok "group 5 is nodes 1, 2 and 3" mcastbed group 5 "$(coord 1)" "$(coord 2)" "$(coord 3)"
 	flow_control
 	cut_off
+	cut_off_local
 	mcastbed down > /dev/null 2>&1
 fi
 
