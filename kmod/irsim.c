@@ -454,7 +454,7 @@ static struct mcast_transport_ops irsim_transport = {
 	.rx = irsim_rx,
 };
 
-static int __init irsim_init(void)
+int irsim_start(void)
 {
 	int err;
 
@@ -464,33 +464,19 @@ static int __init irsim_init(void)
 	irsim.thread = kthread_run(irsim_thread, NULL, "mcast_irsim");
 	if (IS_ERR(irsim.thread))
 		return PTR_ERR(irsim.thread);
-	err = irsim_debugfs_init();
-	if (err)
-		goto stop;
 	err = mcast_transport_register(&irsim_transport);
 	if (err)
-		goto debugfs;
-	return 0;
-debugfs:
-	irsim_debugfs_exit();
-stop:
-	kthread_stop(irsim.thread);
+		kthread_stop(irsim.thread);
 	return err;
 }
 
-static void __exit irsim_exit(void)
+void irsim_stop(void)
 {
 	/* No node uses the transport: it pins this module while one does. */
 	mcast_transport_unregister(&irsim_transport);
-	irsim_debugfs_exit();
 	kthread_stop(irsim.thread);
 	mutex_lock(&irsim.lock);
 	if (irsim.up)
 		irsim_fabric_free();
 	mutex_unlock(&irsim.lock);
 }
-
-module_init(irsim_init);
-module_exit(irsim_exit);
-MODULE_DESCRIPTION("mcast: a simulated fabric with intermediate reception");
-MODULE_LICENSE("GPL");

@@ -70,7 +70,9 @@ struct irsim {
 
 extern struct irsim irsim;
 
-/* irsim.c */
+/* irsim.c: the thread and the transport; stop frees any fabric */
+int irsim_start(void);
+void irsim_stop(void);
 int irsim_fabric_create(const struct mc_torus *t,
 			const struct mc_fab_cfg *cfg, u32 flit_bytes,
 			u32 pace, const char **why);
