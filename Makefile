@@ -299,7 +299,7 @@ SIM := $(B)/mcastsim
 $(B)/obj/utils/mcastsim/%.o: PART_CFLAGS = -Iutils/mcastctl
 $(SIM): $(B)/obj/utils/mcastsim/mcastsim.o $(B)/obj/utils/mcastctl/parse.o $(LIB)
 	$(quiet) LD $@
-	$(Q)$(CC) $(U_LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(U_LDFLAGS) -o $@ $^ -lpthread $(LDLIBS)
 
 .PHONY: mcastperf mcastsim
 mcastperf: $(PERF)

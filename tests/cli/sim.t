@@ -64,6 +64,14 @@ run latency -t torus:8x8 -a s-torus,md-torus,mu-torus:2,mu-torus:4,mu-torus:8 \
 	! cut -d, -f8 <<<"$OUT" | tail -n +2 | grep -qv '^0.000$'
 ok $? "path-based algorithms on 8x8, 30 points: every one completes, no worm waited"
 
+# Threads share the trials out, not the results: one thread or three
+# print the same figures.
+run latency -t torus:6x6 -a s-torus,md-torus,mu-torus:4 -m 7,30 -L 8,100 -n 9 --csv -j 1
+one=$OUT
+run latency -t torus:6x6 -a s-torus,md-torus,mu-torus:4 -m 7,30 -L 8,100 -n 9 --csv -j 3
+[ "$RC" = 0 ] && [ -n "$one" ] && [ "$OUT" = "$one" ]
+ok $? "-j 1 and -j 3 print the same figures"
+
 # The error contract: exit 2 and a message that names the problem.
 bad() {	# bad DESCRIPTION PATTERN ARGS...
 	local what=$1 pat=$2
@@ -79,6 +87,7 @@ bad "more destinations than nodes" "need more than" latency -t torus:4x4 -m 16
 bad "zero flits" "--flits" latency -L 0
 bad "no command" "usage" --csv
 bad "zero trials" "--trials" latency -n 0
+bad "zero threads" "--jobs" latency -j 0
 bad "a flit time of 0" "tau_n" latency --tau-n 0
 bad "a buffer of 0 flits" "buffer_flits" latency --buffer 0
 bad "a buffer of 65536 flits" "--buffer" latency --buffer 65536

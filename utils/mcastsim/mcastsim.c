@@ -12,9 +12,11 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fabric_mcast.h"
 #include "parse.h"
@@ -30,6 +32,7 @@ struct opts {
 	u32 flits[MAX_LIST], nflits;
 	u32 dests[MAX_LIST], ndests;
 	u32 trials;
+	u32 jobs;		/* threads */
 	u64 seed;
 	bool csv;
 };
@@ -45,7 +48,8 @@ static void usage(FILE *f)
 	      "      --tau-s NS --tau-r NS --tau-n NS   start-up, reception, flit time (default 95000, 75000, 500)\n"
 	      "      --buffer FLITS             virtual channel buffer (default 2)\n"
 	      "      --seed S                   random seed (default 1)\n"
-	      "      --csv                      one CSV line per point and algorithm\n",
+	      "      --csv                      one CSV line per point and algorithm\n"
+	      "  -j, --jobs N                   threads (default: the CPUs online)\n",
 	      f);
 }
 
@@ -123,10 +127,12 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{ "buffer", required_argument, NULL, 4 },
 		{ "seed", required_argument, NULL, 5 },
 		{ "csv", no_argument, NULL, 6 },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	char err[PARSE_ERR_MAX];
+	long n;
 	int c;
 
 	if (parse_topology("torus:16x16", &o->t, err))
@@ -139,7 +145,9 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	o->ndests = parse_list("16,64,255", o->dests, MC_MAX_NODES, "--dests");
 	o->trials = 40;
 	o->seed = 1;
-	while ((c = getopt_long(argc, argv, "t:a:L:m:n:h", lo, NULL)) != -1) {
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	o->jobs = n < 1 ? 1 : n > 64 ? 64 : (u32)n;
+	while ((c = getopt_long(argc, argv, "t:a:L:m:n:j:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			if (parse_topology(optarg, &o->t, err))
@@ -178,6 +186,11 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case 6:
 			o->csv = true;
+			break;
+		case 'j':
+			o->jobs = (u32)num(optarg, "--jobs");
+			if (!o->jobs || o->jobs > 64)
+				die("%s: 1 to 64 threads", "--jobs");
 			break;
 		case 'h':
 			usage(stdout);
@@ -254,14 +267,15 @@ static const struct mc_fab_ops sim_ops = {
 	.done = on_done,
 };
 
-struct point {
-	double avg, max;	/* sums over trials, ns */
+/* One trial's figures, ns. */
+struct result {
+	double avg, max;
 	u64 blocked;
 };
 
-/* One multicast alone on a fresh fabric; adds its latencies to @pt. */
+/* One multicast alone on a fresh fabric. */
 static int trial(const struct opts *o, struct sim *sim,
-		 struct mc_schedule *s, u32 flits, struct point *pt)
+		 struct mc_schedule *s, u32 flits, struct result *res)
 {
 	const char *why = NULL;
 	u64 sum = 0;
@@ -286,9 +300,9 @@ static int trial(const struct opts *o, struct sim *sim,
 	}
 	for (i = 1; i < s->m; i++)
 		sum += sim->mm.t_recv[i];
-	pt->avg += (double)sum / (s->m - 1);
-	pt->max += (double)sim->mm.t_last;
-	pt->blocked += sim->f.st.blocked_ns;
+	res->avg = (double)sum / (s->m - 1);
+	res->max = (double)sim->mm.t_last;
+	res->blocked = sim->f.st.blocked_ns;
 	return 0;
 }
 
@@ -301,40 +315,138 @@ static const char *label(const struct opts *o, u32 a, char *buf, size_t n)
 	return buf;
 }
 
+/*
+ * A thread's share of a point's trials (every nworkers-th), with its own
+ * fabric and schedule.  The destination sets are drawn before, in order,
+ * and each trial's figures go to its own slot: the output does not depend
+ * on the number of threads.
+ */
+struct worker {
+	const struct opts *o;
+	struct sim sim;
+	struct mc_schedule s;
+	const u32 *sets;	/* trials x (m + 1): source, destinations */
+	u32 m, flits, first, step;
+	struct result *res;	/* trials x algorithms */
+	int rc;
+	pthread_t th;
+};
+
+static void worker_alloc(struct worker *w, const struct opts *o)
+{
+	u32 nodes = o->t.nodes;
+
+	memset(w, 0, sizeof(*w));
+	w->o = o;
+	w->sim.f.chan = xcalloc(mc_fab_channels(&o->t, o->cfg.vc_sets),
+				sizeof(struct mc_fab_chan));
+	w->sim.f.node = xcalloc(nodes, sizeof(struct mc_fab_node));
+	w->sim.f.worm = xcalloc(o->cfg.max_worms, sizeof(struct mc_fab_worm));
+	w->s.order = xcalloc(nodes, sizeof(u32));
+	w->s.msg = xcalloc(nodes, sizeof(struct mc_msg));
+	w->s.dest = xcalloc(nodes, sizeof(struct mc_dest));
+	w->sim.mm.list = xcalloc(nodes, sizeof(u32));
+	w->sim.mm.hop_off = xcalloc(nodes + 1, sizeof(u32));
+	w->sim.mm.first_msg = xcalloc(nodes, sizeof(u32));
+	w->sim.mm.next_msg = xcalloc(nodes + 1, sizeof(u32));
+	w->sim.mm.copies = xcalloc(nodes, sizeof(u32));
+	w->sim.mm.via = xcalloc(nodes, sizeof(u32));
+	w->sim.mm.t_recv = xcalloc(nodes, sizeof(u64));
+}
+
+static void worker_free(struct worker *w)
+{
+	free(w->sim.f.chan);
+	free(w->sim.f.node);
+	free(w->sim.f.worm);
+	free(w->s.order);
+	free(w->s.msg);
+	free(w->s.dest);
+	free(w->sim.mm.list);
+	free(w->sim.mm.hop_off);
+	free(w->sim.mm.first_msg);
+	free(w->sim.mm.next_msg);
+	free(w->sim.mm.copies);
+	free(w->sim.mm.via);
+	free(w->sim.mm.t_recv);
+}
+
+static void *worker_run(void *arg)
+{
+	struct worker *w = arg;
+	const struct opts *o = w->o;
+	u32 k, a;
+
+	for (k = w->first; k < o->trials && !w->rc; k += w->step) {
+		const u32 *set = w->sets + (size_t)k * (w->m + 1);
+
+		for (a = 0; a < o->nalgo && !w->rc; a++) {
+			const char *why = NULL;
+
+			if (mc_plan(&w->s, &o->t, o->algo[a], o->r[a], set[0],
+				    set + 1, w->m, &why)) {
+				fprintf(stderr, "mcastsim: plan: %s\n", why);
+				w->rc = 1;
+			} else if (trial(o, &w->sim, &w->s, w->flits,
+					 &w->res[k * o->nalgo + a])) {
+				w->rc = 1;
+			}
+		}
+	}
+	return NULL;
+}
+
+static void print_point(const struct opts *o, u32 m, u32 flits,
+			const struct result *res)
+{
+	char name[32];
+	u32 a, k;
+
+	if (!o->csv)
+		printf("\nm = %u, L = %u flits\n", m, flits);
+	for (a = 0; a < o->nalgo; a++) {
+		double avg = 0, max = 0, blocked = 0;
+
+		for (k = 0; k < o->trials; k++) {
+			avg += res[k * o->nalgo + a].avg;
+			max += res[k * o->nalgo + a].max;
+			blocked += (double)res[k * o->nalgo + a].blocked;
+		}
+		avg /= o->trials * 1000.0;
+		max /= o->trials * 1000.0;
+		blocked /= o->trials * 1000.0;
+		label(o, a, name, sizeof(name));
+		if (o->csv)
+			printf("%u,%u,%u,%s,%u,%.3f,%.3f,%.3f\n", o->t.nodes, m,
+			       flits, name, o->trials, avg, max, blocked);
+		else
+			printf("  %-14s %10.1f / %10.1f%s\n", name, avg, max,
+			       blocked > 0 ? "  (worms waited)" : "");
+	}
+}
+
 static int run_latency(const struct opts *o)
 {
-	u32 nodes = o->t.nodes, di, li, a, k;
-	struct sim sim = { 0 };
-	struct mc_schedule s = { 0 };
-	struct point *pt = xcalloc(o->nalgo, sizeof(*pt));
-	u32 *set = xcalloc(nodes, sizeof(u32)), *perm = xcalloc(nodes, sizeof(u32));
-	char name[32];
+	u32 nodes = o->t.nodes, di, li, k, i;
+	struct worker *w = xcalloc(o->jobs, sizeof(*w));
+	struct result *res = xcalloc((size_t)o->trials * o->nalgo,
+				     sizeof(*res));
+	u32 *perm = xcalloc(nodes, sizeof(u32)), *sets = NULL;
 	int rc = 0;
 
-	sim.f.chan = xcalloc(mc_fab_channels(&o->t, o->cfg.vc_sets),
-			     sizeof(struct mc_fab_chan));
-	sim.f.node = xcalloc(nodes, sizeof(struct mc_fab_node));
-	sim.f.worm = xcalloc(o->cfg.max_worms, sizeof(struct mc_fab_worm));
+	for (i = 0; i < o->jobs; i++)
+		worker_alloc(&w[i], o);
 	{
 		const char *why = NULL;
 
 		/* The fabric's own checks of the options, before any run. */
-		if (mc_fab_init(&sim.f, &o->t, &o->cfg, sim.f.chan,
-				sim.f.node, sim.f.worm, &sim_ops, &sim, &why)) {
+		if (mc_fab_init(&w[0].sim.f, &o->t, &o->cfg, w[0].sim.f.chan,
+				w[0].sim.f.node, w[0].sim.f.worm, &sim_ops,
+				&w[0].sim, &why)) {
 			fprintf(stderr, "mcastsim: %s\n", why);
 			exit(2);
 		}
 	}
-	s.order = xcalloc(nodes, sizeof(u32));
-	s.msg = xcalloc(nodes, sizeof(struct mc_msg));
-	s.dest = xcalloc(nodes, sizeof(struct mc_dest));
-	sim.mm.list = xcalloc(nodes, sizeof(u32));
-	sim.mm.hop_off = xcalloc(nodes + 1, sizeof(u32));
-	sim.mm.first_msg = xcalloc(nodes, sizeof(u32));
-	sim.mm.next_msg = xcalloc(nodes + 1, sizeof(u32));
-	sim.mm.copies = xcalloc(nodes, sizeof(u32));
-	sim.mm.via = xcalloc(nodes, sizeof(u32));
-	sim.mm.t_recv = xcalloc(nodes, sizeof(u64));
 	if (o->csv)
 		printf("topology_nodes,dests,flits,algorithm,trials,avg_us,max_us,blocked_us\n");
 	else
@@ -351,59 +463,41 @@ static int run_latency(const struct opts *o)
 			rc = 2;
 			break;
 		}
+		free(sets);
+		sets = xcalloc((size_t)o->trials * (m + 1), sizeof(u32));
 		for (li = 0; li < o->nflits && !rc; li++) {
 			u64 seed = o->seed * 1000003u + m * 7919u;
 
-			memset(pt, 0, o->nalgo * sizeof(*pt));
-			for (k = 0; k < o->trials && !rc; k++) {
-				const char *why = NULL;
-
-				pick(&seed, nodes, m + 1, perm, set);
-				for (a = 0; a < o->nalgo && !rc; a++) {
-					if (mc_plan(&s, &o->t, o->algo[a], o->r[a],
-						    set[0], set + 1, m, &why)) {
-						fprintf(stderr, "mcastsim: plan: %s\n", why);
-						rc = 1;
-					} else if (trial(o, &sim, &s, o->flits[li],
-							 &pt[a])) {
-						rc = 1;
-					}
+			for (k = 0; k < o->trials; k++)
+				pick(&seed, nodes, m + 1, perm,
+				     sets + (size_t)k * (m + 1));
+			for (i = 0; i < o->jobs; i++) {
+				w[i].sets = sets;
+				w[i].m = m;
+				w[i].flits = o->flits[li];
+				w[i].first = i;
+				w[i].step = o->jobs;
+				w[i].res = res;
+				if (pthread_create(&w[i].th, NULL, worker_run,
+						   &w[i])) {
+					perror("mcastsim: pthread_create");
+					exit(1);
 				}
 			}
-			if (!o->csv)
-				printf("\nm = %u, L = %u flits\n", m, o->flits[li]);
-			for (a = 0; a < o->nalgo && !rc; a++) {
-				label(o, a, name, sizeof(name));
-				if (o->csv)
-					printf("%u,%u,%u,%s,%u,%.3f,%.3f,%.3f\n",
-					       nodes, m, o->flits[li], name,
-					       o->trials,
-					       pt[a].avg / o->trials / 1000,
-					       pt[a].max / o->trials / 1000,
-					       (double)pt[a].blocked / o->trials / 1000);
-				else
-					printf("  %-14s %10.1f / %10.1f%s\n", name,
-					       pt[a].avg / o->trials / 1000,
-					       pt[a].max / o->trials / 1000,
-					       pt[a].blocked ? "  (worms waited)" : "");
+			for (i = 0; i < o->jobs; i++) {
+				pthread_join(w[i].th, NULL);
+				if (w[i].rc)
+					rc = w[i].rc;
 			}
+			if (!rc)
+				print_point(o, m, o->flits[li], res);
 		}
 	}
-	free(sim.f.chan);
-	free(sim.f.node);
-	free(sim.f.worm);
-	free(s.order);
-	free(s.msg);
-	free(s.dest);
-	free(sim.mm.list);
-	free(sim.mm.hop_off);
-	free(sim.mm.first_msg);
-	free(sim.mm.next_msg);
-	free(sim.mm.copies);
-	free(sim.mm.via);
-	free(sim.mm.t_recv);
-	free(pt);
-	free(set);
+	for (i = 0; i < o->jobs; i++)
+		worker_free(&w[i]);
+	free(w);
+	free(res);
+	free(sets);
 	free(perm);
 	return rc;
 }
