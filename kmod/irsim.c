@@ -24,15 +24,24 @@
 #define IRSIM_SLICE_CYCLES	4096	/* model cycles per hold of the lock */
 #define IRSIM_HDR_FLITS		1	/* the destination word of the worm */
 
-/* A datagram on its way: the worm's cookie, then a host's queue entry. */
+/*
+ * A datagram on its way: the worm's cookie until it is handed to a host
+ * (then the host's: its receive work frees it, at any time, so the worm's
+ * cookie is cleared first).  The model reads the worm's destination list
+ * and path until the worm ends: they are the route's, freed then.
+ */
 struct irsim_pkt {
 	struct list_head link;
 	u32 src;			/* sender's node id */
 	u32 dest;			/* the worm's one destination */
 	u32 len;
-	bool handed;			/* now a host's */
-	struct mc_fab_hop *path;
 	u8 data[];
+};
+
+/* What the model holds of a worm until its end: its list and its path. */
+struct irsim_route {
+	u32 dest;
+	struct mc_fab_hop hop[];
 };
 
 struct irsim irsim;
@@ -75,7 +84,7 @@ static void irsim_deliver(void *ctx, struct mc_fabric *f, u32 w, u32 i,
 	struct irsim_pkt *pkt = (void *)(uintptr_t)f->worm[w].cookie;
 	struct irsim_host *h;
 
-	if (copy != MC_FAB_COPY_OK)
+	if (copy != MC_FAB_COPY_OK || !pkt)
 		return;
 	h = irsim_host_of(pkt->dest);
 	if (!h) {
@@ -88,23 +97,20 @@ static void irsim_deliver(void *ctx, struct mc_fabric *f, u32 w, u32 i,
 		irsim.c.rx_overflow++;
 		return;
 	}
+	f->worm[w].cookie = 0;		/* the host's from here on */
 	list_add_tail(&pkt->link, &h->rxq);
 	h->qlen++;
-	pkt->handed = true;
 	spin_unlock(&h->lock);
 	mcast_data_kick(h->mn);
 }
 
+/* The worm ended: its path goes, and its datagram if no host took it. */
 static void irsim_done(void *ctx, struct mc_fabric *f, u32 w, int err, u64 t)
 {
-	struct irsim_pkt *pkt = (void *)(uintptr_t)f->worm[w].cookie;
-
 	if (err)
 		irsim.c.lost++;
-	kfree(pkt->path);
-	pkt->path = NULL;
-	if (!pkt->handed)
-		kfree(pkt);
+	kfree(container_of(f->worm[w].dest, struct irsim_route, dest));
+	kfree((void *)(uintptr_t)f->worm[w].cookie);
 }
 
 /* A check of the model fired: the log, and the worm's sender's event. */
@@ -112,8 +118,11 @@ static void irsim_alarm(void *ctx, struct mc_fabric *f, u32 w, int err,
 			const char *what)
 {
 	struct irsim_pkt *pkt = (void *)(uintptr_t)f->worm[w].cookie;
-	struct irsim_host *h = irsim_host_of(pkt->src);
+	struct irsim_host *h;
 
+	if (!pkt)
+		return;
+	h = irsim_host_of(pkt->src);
 	pr_info_ratelimited("worm %u from node %u: %s\n", w, pkt->src, what);
 	if (h)
 		mcast_notify_fabric(h->mn, pkt->src, -err, what);
@@ -337,6 +346,7 @@ static void irsim_close(struct mcast_net *mn)
 static int irsim_xmit(struct mcast_net *mn, const struct mcast_peer *p,
 		      struct kvec *vec, size_t nvec, size_t len)
 {
+	struct irsim_route *route = NULL;
 	struct irsim_pkt *pkt;
 	const char *why = NULL;
 	size_t off = 0, i;
@@ -355,8 +365,6 @@ static int irsim_xmit(struct mcast_net *mn, const struct mcast_peer *p,
 	pkt->src = mn->node_id;
 	pkt->dest = p->id;
 	pkt->len = len;
-	pkt->handed = false;
-	pkt->path = NULL;
 	mutex_lock(&irsim.lock);
 	w = -ENODEV;
 	if (!irsim.up || !irsim_same_shape(&mn->torus, &irsim.f.t))
@@ -366,16 +374,17 @@ static int irsim_xmit(struct mcast_net *mn, const struct mcast_peer *p,
 	if (!npath)
 		goto fail;
 	w = -ENOBUFS;
-	pkt->path = kmalloc_array(npath, sizeof(*pkt->path),
-				  GFP_KERNEL_ACCOUNT);
-	if (!pkt->path)
+	route = kmalloc(struct_size(route, hop, npath), GFP_KERNEL_ACCOUNT);
+	if (!route)
 		goto fail;
+	route->dest = pkt->dest;
 	flits = IRSIM_HDR_FLITS + DIV_ROUND_UP(len, irsim.flit_bytes);
 	/* paced, a worm starts when the wall clock says, not at the
 	 * model's last event
 	 */
-	w = mc_fab_send(&irsim.f, pkt->src, &pkt->dest, 1, flits, pkt->path,
-			npath, irsim_start_time(), (u64)(uintptr_t)pkt, &why);
+	w = mc_fab_send(&irsim.f, pkt->src, &route->dest, 1, flits,
+			route->hop, npath, irsim_start_time(),
+			(u64)(uintptr_t)pkt, &why);
 	if (w == -ENOSPC) {
 		irsim.c.tx_busy++;
 		w = -EAGAIN;	/* the worm pool is full: the caller retries */
@@ -388,7 +397,7 @@ static int irsim_xmit(struct mcast_net *mn, const struct mcast_peer *p,
 	return 0;
 fail:
 	mutex_unlock(&irsim.lock);
-	kfree(pkt->path);
+	kfree(route);
 	kfree(pkt);
 	return w;
 }

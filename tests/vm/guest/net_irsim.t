@@ -232,6 +232,21 @@ else
 fi
 mcastbed down > /dev/null 2>&1
 run_ok "the paced fabric goes" gone
+# ---- mcastbed makes the fabric when there is none, and removes it
+is "$(cat $D/fabric)" none "no fabric before mcastbed up"
+if out=$(mcastbed up torus:2x2:uni --transport irsim 2>&1); then
+	case $(cat $D/fabric) in
+	"torus:2x2 vc_sets=2 "*) pass "mcastbed up --transport irsim made a torus:2x2 fabric" ;;
+	*) fail "mcastbed up --transport irsim made a torus:2x2 fabric" "$(cat $D/fabric)" ;;
+	esac
+	N=4 TOPO=torus:2x2:uni
+	round "irsim, mcastbed's fabric: node list from 0" 0 n:3 3 1400 wait
+else
+	fail "mcastbed up torus:2x2:uni --transport irsim (no fabric)" "$out"
+fi
+mcastbed down > /dev/null 2>&1
+is "$(cat $D/fabric)" none "mcastbed down removed the fabric it made"
+
 run_ok "rmmod mcast_irsim" rmmod mcast_irsim
 # unloading frees a fabric nobody uses
 run_ok "insmod mcast_irsim.ko again" insmod "$IRSIM_KO"
