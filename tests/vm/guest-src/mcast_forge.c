@@ -373,6 +373,7 @@ static void send_raw(const struct out *o, const uint8_t *buf, size_t len)
 	static uint8_t pkt[sizeof(struct udphdr) + sizeof(struct wire_hdr) +
 			  MAX_DGRAM + AUTH_LEN];
 	struct sockaddr_in dst = { .sin_family = AF_INET };
+	int tries;
 	struct udphdr u = {
 		.source = htons(o->sport),
 		.dest = o->to.sin6_port,
@@ -383,9 +384,13 @@ static void send_raw(const struct out *o, const uint8_t *buf, size_t len)
 	memcpy(&dst.sin_addr, &o->to.sin6_addr.s6_addr[12], 4);
 	memcpy(pkt, &u, sizeof(u));
 	memcpy(pkt + sizeof(u), buf, len);
-	if (sendto(o->fd, pkt, sizeof(u) + len, 0, (struct sockaddr *)&dst,
-		   sizeof(dst)) < 0)
-		die("raw send: %s", strerror(errno));
+	/* a full socket buffer (a loaded guest) is waited out, not fatal */
+	for (tries = 0; sendto(o->fd, pkt, sizeof(u) + len, 0,
+			       (struct sockaddr *)&dst, sizeof(dst)) < 0; tries++) {
+		if ((errno != ENOBUFS && errno != EAGAIN) || tries == 1000)
+			die("raw send: %s", strerror(errno));
+		usleep(1000);
+	}
 }
 
 /* One datagram @buf[0..len-1], with 4 bytes of room before it (TCP). */
