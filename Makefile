@@ -24,8 +24,8 @@
 #   make install         mcastctl and mcastmon into $(DESTDIR)$(BINDIR),
 #                        libmcast (install-lib), and the module
 #                        (INSTALL_MOD_PATH defaults to $(DESTDIR))
-#   make install-tools   mcastbed, mcastbed-peers, mcastbed-routes and
-#                        mcastperf into $(DESTDIR)$(BINDIR)
+#   make install-tools   mcastbed, mcastbed-peers, mcastbed-routes, mcastperf
+#                        and mcastsim into $(DESTDIR)$(BINDIR)
 #   make install-lib     libmcast.so.1, its headers, libmcast.pc and man pages
 #                        under $(DESTDIR)$(PREFIX)
 #   make checkpatch      checkpatch.pl over kmod/ and plan/
@@ -433,12 +433,13 @@ bench-peers: userspace
 
 # The testbed and benchmark tools (not part of `make install`).
 .PHONY: install-tools
-install-tools: $(PERF) $(BEDPEERS) $(BEDROUTES)
+install-tools: $(PERF) $(SIM) $(BEDPEERS) $(BEDROUTES)
 	$(INSTALL) -d $(DESTDIR)$(BINDIR)
 	$(INSTALL) -m 0755 utils/mcastbed/mcastbed $(DESTDIR)$(BINDIR)/mcastbed
 	$(INSTALL) -m 0755 $(BEDPEERS) $(DESTDIR)$(BINDIR)/mcastbed-peers
 	$(INSTALL) -m 0755 $(BEDROUTES) $(DESTDIR)$(BINDIR)/mcastbed-routes
 	$(INSTALL) -m 0755 $(PERF) $(DESTDIR)$(BINDIR)/mcastperf
+	$(INSTALL) -m 0755 $(SIM) $(DESTDIR)$(BINDIR)/mcastsim
 
 .PHONY: install install-bin install-lib
 install: install-bin install-lib install-system $(if $(HAVE_KDIR),modules_install,module-skip)
