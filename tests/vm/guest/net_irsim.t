@@ -135,10 +135,17 @@ fi
 run_fails "rmmod mcast_irsim while nodes use it" rmmod mcast_irsim
 # the namespaces go while a node sends 1 MiB messages: worms in flight
 /usr/local/bin/ip netns exec mcb2 /usr/local/bin/mcast_probe tx g:1 1048576 \
-	count=20 > /dev/null 2>&1 &
-sleep 1
-[ "$(sed -n 's/^active //p' $D/stats)" -gt 0 ] &&
-	pass "worms in flight as the testbed goes down" ||
+	count=200 > /dev/null 2>&1 &
+inflight() {
+	_i=0
+	while [ $_i -lt 100 ]; do
+		[ "$(sed -n 's/^active //p' $D/stats)" -gt 0 ] && return 0
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+	return 1
+}
+inflight && pass "worms in flight as the testbed goes down" ||
 	fail "worms in flight as the testbed goes down" "$(cat $D/stats)"
 mcastbed down > /dev/null 2>&1
 wait
