@@ -80,6 +80,7 @@
 #include <linux/uio.h>
 #include <linux/xarray.h>
 
+#include "chain.h"
 #include "net.h"
 #include "obj.h"
 #include "transport.h"
@@ -90,6 +91,22 @@ enum { MCW_DATA = 1, MCW_ACK = 2, MCW_DONE = 3 };
 #define MCW_F_TRUNC	0x01	/* DONE: the failure list is cut short */
 #define MCW_F_BUSY	0x02	/* ACK: alive, but no room for it yet */
 #define MCW_F_AUTH	0x80	/* an authentication trailer follows (auth.h) */
+/*
+ * DATA: the algorithm the receiver forwards with (enum mc_algo; 0 and 1
+ * are U-torus); for mu-torus the header's pad byte is r.
+ */
+#define MCW_F_ALGO_SHIFT	2
+#define MCW_F_ALGO_MASK		(7 << MCW_F_ALGO_SHIFT)
+/*
+ * A path-based transfer's piece table is compound (Fig 6.2): the pieces of
+ * every destination of its worm, in visiting order, each one's first
+ * entry (its destination) marked MCW_E_HEAD with the piece's md-torus
+ * level; node ids fit in MCW_E_ID (MC_MAX_NODES).
+ */
+#define MCW_E_HEAD		BIT(31)
+#define MCW_E_LEVEL_SHIFT	24
+#define MCW_E_LEVEL_MASK	(0x7f << MCW_E_LEVEL_SHIFT)
+#define MCW_E_ID		(MC_MAX_NODES - 1)
 
 struct mcw_hdr {
 	u8 version;
@@ -161,6 +178,10 @@ struct mcast_job {
 	bool root;
 	bool waiting;			/* root: a sender waits for it */
 	bool separate;			/* root: one transfer per destination */
+	u8 algo;			/* enum mc_algo it forwards with */
+	u8 r;				/* mu-torus partition size */
+	u8 level;			/* md-torus: its piece's level */
+	u32 plen;			/* entries of nodes[], its piece */
 	enum mcast_job_state state;
 	u32 src, parent, xid, group, step, nsent;
 	u64 seq;
@@ -186,15 +207,37 @@ struct mcast_job {
 	struct completion done;
 };
 
+/*
+ * Transfers to the destinations of one worm: each keeps its own window and
+ * acknowledgements; fragments they all have due go out as one worm
+ * (data_worm.c), and they share the compound piece table.
+ */
+struct mcast_worm {
+	u32 n;				/* destinations */
+	u32 live;			/* transfers still pointing here */
+	u8 *pbuf;			/* the compound piece table */
+	u32 plen;			/* its bytes */
+	struct mcast_tx **tx;		/* n, NULL once freed */
+	/* scratch for one fragment to all of them */
+	struct mcw_hdr *hdr;
+	u8 (*trailer)[MCW_AUTH_LEN];
+	struct kvec *head, *tail;
+	u32 *to;
+	struct mcast_tx **sel;
+};
+
 /* One transfer: this node sends @job's message to the head of a piece. */
 struct mcast_tx {
 	struct list_head link;
 	struct mcast_job *job;
+	struct mcast_worm *worm;	/* its worm's, or NULL */
+	u32 worm_idx;
+	u8 level;			/* md-torus level of its piece */
 	u32 xid, to, step, len;
 	u32 child_inc;			/* the child's incarnation (0: unheard) */
 	u32 *nodes;			/* the piece, receiver first */
 	u64 *prevs;
-	u8 *pbuf;			/* the piece as sent */
+	u8 *pbuf;			/* the piece as sent (the worm's) */
 	u32 plen, total, nfrags, nacked, next, cum;
 	u32 fast;			/* fragments below: fast-retransmitted */
 	unsigned long *acked;
@@ -323,13 +366,44 @@ void mcast_tx_free(struct mcast_net *mn, struct mcast_tx *tx);
 /* data_hop.c */
 unsigned long mcast_tx_lifetime(void);
 void mcast_tx_pump(struct mcast_net *mn, struct mcast_tx *tx);
+void mcast_tx_send_frag(struct mcast_net *mn, struct mcast_tx *tx, u32 i);
+bool mcast_tx_may_send(struct mcast_net *mn, const struct mcast_tx *tx);
+u32 mcast_tx_ready(struct mcast_net *mn, const struct mcast_tx *tx);
+/* Fills @h for fragment @i of @tx; returns the bytes that follow it. */
+u32 mcast_tx_frag_hdr(struct mcast_net *mn, struct mcast_tx *tx, u32 i,
+		      struct mcw_hdr *h);
+/*
+ * A transfer of @job to @nodes[0] with its piece; @pbuf/@plen: a worm's
+ * compound table (NULL: the piece's own).  Not pumped yet.
+ */
+struct mcast_tx *mcast_tx_new(struct mcast_net *mn, struct mcast_job *job,
+			      const u32 *nodes, const u64 *prevs, u32 len,
+			      u8 level, struct mcast_worm *worm);
+/* Starts @tx: into its peer's window (sending, with @pump), or queued. */
+void mcast_tx_go(struct mcast_net *mn, struct mcast_tx *tx, bool pump);
+/* Encodes piece entries (@head: mark the first, with @level). */
+void mcast_piece_put(u8 *buf, const u32 *nodes, const u64 *prevs, u32 len,
+		     bool head, u8 level);
+/*
+ * Spreads @job over @nodes[0..n-1] (this node first) by its algorithm:
+ * U-torus (Fig 4.9), separate addressing, or a path-based one (worms).
+ */
 void mcast_job_spread(struct mcast_net *mn, struct mcast_job *job,
-		      const u32 *nodes, const u64 *prevs, u32 n);
+		      const u32 *nodes, const u64 *prevs, u32 n, u8 level);
 void mcast_tx_timer(struct mcast_net *mn, struct mcast_tx *tx);
 void mcast_rx_ack(struct mcast_net *mn, const struct mcw_hdr *h,
 		  const void *body, size_t blen, u32 from);
 void mcast_rx_done(struct mcast_net *mn, const struct mcw_hdr *h,
 		   const void *body, size_t blen, u32 from);
+
+/* data_worm.c */
+/* Path-based: each message of the holder's schedule as worms. */
+void mcast_worm_spread(struct mcast_net *mn, struct mcast_job *job,
+		       const u32 *nodes, const u64 *prevs, u32 n, u8 level);
+/* Sends what @tx (of a worm) may, with its siblings due the same. */
+void mcast_worm_pump(struct mcast_net *mn, struct mcast_tx *tx);
+/* @tx leaves its worm (freed with the last). */
+void mcast_worm_leave(struct mcast_tx *tx);
 
 /* data_fifo.c */
 void mcast_streams_expire(struct mcast_net *mn);

@@ -36,6 +36,25 @@ unsigned long mcast_tx_lifetime(void)
 	return msecs_to_jiffies(max(READ_ONCE(transfer_lifetime_ms), 1000U));
 }
 
+u32 mcast_tx_frag_hdr(struct mcast_net *mn, struct mcast_tx *tx, u32 i,
+		      struct mcw_hdr *h)
+{
+	struct mcast_job *job = tx->job;
+	u32 fs = mcast_frag_size(mn);
+	u32 off = i * fs, end = min(tx->total, off + fs);
+
+	mcw_init(h, mn, MCW_DATA, job->src, tx->xid, job->seq);
+	h->flags |= job->algo << MCW_F_ALGO_SHIFT;
+	h->pad = job->algo == MC_ALGO_MUTORUS ? job->r : 0;
+	h->group = cpu_to_be32(job->group);
+	h->step = cpu_to_be32(tx->step);
+	h->msg_len = cpu_to_be32(job->msg_len);
+	h->count = cpu_to_be32(tx->plen / MCW_ENTRY);
+	h->frag = cpu_to_be32(i);
+	h->cum = cpu_to_be32(tx->child_inc);
+	return end - off;
+}
+
 /*
  * Fills @h, @v (*@nv of them so far: up to 4 more) and @trailer for
  * fragment @i of @tx, sealed; returns the datagram's bytes.
@@ -44,18 +63,10 @@ static size_t mcast_tx_frag_vec(struct mcast_net *mn, struct mcast_tx *tx,
 				u32 i, struct mcw_hdr *h, struct kvec *v,
 				size_t *nv, u8 *trailer)
 {
-	struct mcast_job *job = tx->job;
-	u32 fs = mcast_frag_size(mn);
-	u32 off = i * fs, end = min(tx->total, off + fs);
+	u32 off = i * mcast_frag_size(mn);
+	u32 end = off + mcast_tx_frag_hdr(mn, tx, i, h);
 	size_t first = *nv, n;
 
-	mcw_init(h, mn, MCW_DATA, job->src, tx->xid, job->seq);
-	h->group = cpu_to_be32(job->group);
-	h->step = cpu_to_be32(tx->step);
-	h->msg_len = cpu_to_be32(job->msg_len);
-	h->count = cpu_to_be32(tx->len);
-	h->frag = cpu_to_be32(i);
-	h->cum = cpu_to_be32(tx->child_inc);
 	v[(*nv)++] = (struct kvec){ h, sizeof(*h) };
 	if (off < tx->plen)
 		v[(*nv)++] = (struct kvec){ tx->pbuf + off,
@@ -63,7 +74,7 @@ static size_t mcast_tx_frag_vec(struct mcast_net *mn, struct mcast_tx *tx,
 	if (end > tx->plen) {
 		u32 d0 = max(off, tx->plen) - tx->plen;
 
-		v[(*nv)++] = (struct kvec){ job->msg->data + d0,
+		v[(*nv)++] = (struct kvec){ tx->job->msg->data + d0,
 					    end - tx->plen - d0 };
 	}
 	n = *nv - first;
@@ -72,8 +83,7 @@ static size_t mcast_tx_frag_vec(struct mcast_net *mn, struct mcast_tx *tx,
 	return sizeof(*h) + end - off;
 }
 
-static void mcast_tx_send_frag(struct mcast_net *mn, struct mcast_tx *tx,
-			       u32 i)
+void mcast_tx_send_frag(struct mcast_net *mn, struct mcast_tx *tx, u32 i)
 {
 	u8 trailer[MCW_AUTH_LEN];
 	struct mcw_hdr h;
@@ -128,7 +138,7 @@ EXPORT_SYMBOL_GPL(mcast_data_peer_lost);
 /* Message bytes this node holds from the start: all once it has them all. */
 static u32 mcast_job_held(struct mcast_net *mn, const struct mcast_job *job)
 {
-	u64 got, piece = (u64)job->count * MCW_ENTRY;
+	u64 got, piece = (u64)job->count * MCW_ENTRY;	/* as received */
 
 	if (job->state != JOB_RX)
 		return job->msg_len;
@@ -142,7 +152,7 @@ static u32 mcast_job_held(struct mcast_net *mn, const struct mcast_job *job)
  * in it has arrived here, so the tree pipelines a long message instead of
  * costing one message time per level.
  */
-static u32 mcast_tx_ready(struct mcast_net *mn, const struct mcast_tx *tx)
+u32 mcast_tx_ready(struct mcast_net *mn, const struct mcast_tx *tx)
 {
 	u32 held = mcast_job_held(mn, tx->job);
 
@@ -161,7 +171,7 @@ static u32 mcast_tx_ready(struct mcast_net *mn, const struct mcast_tx *tx)
  * window, so none waits for another's acknowledgements (which could
  * depend on it).
  */
-static bool mcast_tx_may_send(struct mcast_net *mn, const struct mcast_tx *tx)
+bool mcast_tx_may_send(struct mcast_net *mn, const struct mcast_tx *tx)
 {
 	u32 out = tx->next - tx->nacked;
 
@@ -212,8 +222,14 @@ static u32 mcast_burst_max(struct mcast_net *mn)
 
 void mcast_tx_pump(struct mcast_net *mn, struct mcast_tx *tx)
 {
-	u32 ready = mcast_tx_ready(mn, tx), max = mcast_burst_max(mn);
+	u32 ready, max;
 
+	if (tx->worm) {
+		mcast_worm_pump(mn, tx);
+		return;
+	}
+	ready = mcast_tx_ready(mn, tx);
+	max = mcast_burst_max(mn);
 	while (tx->next < ready && mcast_tx_may_send(mn, tx)) {
 		u32 first = tx->next;
 
@@ -268,9 +284,14 @@ static void mcast_tx_progress(struct mcast_net *mn, struct mcast_tx *tx)
 	tx->deadline = jiffies + tx->rto;
 }
 
-/* Takes over the piece of @tx minus its head: U-torus from this node. */
+/*
+ * Takes over the piece of @tx minus its head: the job's algorithm again,
+ * from this node (the piece stays a run of the same order with this node
+ * in front: it came before the piece in that order).
+ */
 static void mcast_takeover(struct mcast_net *mn, struct mcast_job *job,
-			   const u32 *nodes, const u64 *prevs, u32 len)
+			   const u32 *nodes, const u64 *prevs, u32 len,
+			   u8 level)
 {
 	u32 *tn;
 	u64 *tp;
@@ -289,18 +310,57 @@ static void mcast_takeover(struct mcast_net *mn, struct mcast_job *job,
 	tp[0] = 0;
 	memcpy(tn + 1, nodes + 1, (len - 1) * sizeof(u32));
 	memcpy(tp + 1, prevs + 1, (len - 1) * sizeof(u64));
-	mcast_job_spread(mn, job, tn, tp, len);
+	mcast_job_spread(mn, job, tn, tp, len, level);
 out:
 	kvfree(tn);
 	kvfree(tp);
 }
 
-static void mcast_tx_start(struct mcast_net *mn, struct mcast_job *job,
-			   const u32 *nodes, const u64 *prevs, u32 len)
+void mcast_piece_put(u8 *buf, const u32 *nodes, const u64 *prevs, u32 len,
+		     bool head, u8 level)
+{
+	u32 i, id;
+
+	for (i = 0; i < len; i++) {
+		id = nodes[i];
+		if (!i && head)
+			id |= MCW_E_HEAD | (u32)level << MCW_E_LEVEL_SHIFT;
+		put_unaligned_be32(id, buf + i * MCW_ENTRY);
+		put_unaligned_be64(prevs[i], buf + i * MCW_ENTRY + 4);
+	}
+}
+
+/* @tx's own piece table, for a transfer that is not part of a worm. */
+static int mcast_tx_own_pbuf(struct mcast_tx *tx)
+{
+	u8 algo = tx->job->algo;
+
+	tx->plen = tx->len * MCW_ENTRY;
+	tx->pbuf = kvmalloc(tx->plen, GFP_KERNEL);
+	if (!tx->pbuf)
+		return -ENOMEM;
+	mcast_piece_put(tx->pbuf, tx->nodes, tx->prevs, tx->len,
+			mc_algo_is_path_based(algo), tx->level);
+	return 0;
+}
+
+/* Sizes @tx by its piece table; 0 or -ENOMEM. */
+static int mcast_tx_size(struct mcast_net *mn, struct mcast_tx *tx)
+{
+	tx->total = tx->plen + tx->job->msg_len;
+	tx->nfrags = max(1U, DIV_ROUND_UP(tx->total, mcast_frag_size(mn)));
+	tx->acked = kvcalloc(BITS_TO_LONGS(tx->nfrags), sizeof(long),
+			     GFP_KERNEL);
+	return tx->acked ? 0 : -ENOMEM;
+}
+
+struct mcast_tx *mcast_tx_new(struct mcast_net *mn, struct mcast_job *job,
+			      const u32 *nodes, const u64 *prevs, u32 len,
+			      u8 level, struct mcast_worm *worm)
 {
 	struct mcast_peer *p = xa_load(&mn->peers, nodes[0]);
 	struct mcast_tx *tx;
-	u32 i, fs = mcast_frag_size(mn);
+	u32 i;
 	int err;
 
 	if (!p) {
@@ -308,8 +368,8 @@ static void mcast_tx_start(struct mcast_net *mn, struct mcast_job *job,
 		mcast_job_add_failed(job, nodes[0]);
 		mcast_notify_data(mn, MCAST_CMD_ERROR, nodes[0], job->group,
 				  job->seq, EHOSTUNREACH);
-		mcast_takeover(mn, job, nodes, prevs, len);
-		return;
+		mcast_takeover(mn, job, nodes, prevs, len, level);
+		return NULL;
 	}
 	tx = mcast_obj_zalloc(sizeof(*tx), MCAST_OBJ_TX);
 	if (!tx)
@@ -317,49 +377,44 @@ static void mcast_tx_start(struct mcast_net *mn, struct mcast_job *job,
 	tx->job = job;
 	tx->to = nodes[0];
 	tx->len = len;
-	tx->step = job->step + 1 + job->nsent++;
-	tx->plen = len * MCW_ENTRY;
-	tx->total = tx->plen + job->msg_len;
-	tx->nfrags = max(1U, DIV_ROUND_UP(tx->total, fs));
+	tx->level = level;
+	/* a worm's transfers share their step: the worm counts it once */
+	tx->step = job->step + 1 + job->nsent;
+	if (!worm)
+		job->nsent++;
 	tx->rtt_frag = U32_MAX;
 	tx->born = jiffies;
 	tx->nodes = kvmalloc_array(len, sizeof(u32), GFP_KERNEL);
 	tx->prevs = kvmalloc_array(len, sizeof(u64), GFP_KERNEL);
-	tx->pbuf = kvmalloc(tx->plen, GFP_KERNEL);
-	tx->acked = kvcalloc(BITS_TO_LONGS(tx->nfrags), sizeof(long),
-			     GFP_KERNEL);
-	if (!tx->nodes || !tx->prevs || !tx->pbuf || !tx->acked)
+	if (!tx->nodes || !tx->prevs)
 		goto nomem_tx;
 	memcpy(tx->nodes, nodes, len * sizeof(u32));
 	memcpy(tx->prevs, prevs, len * sizeof(u64));
-	for (i = 0; i < len; i++) {
-		put_unaligned_be32(nodes[i], tx->pbuf + i * MCW_ENTRY);
-		put_unaligned_be64(prevs[i], tx->pbuf + i * MCW_ENTRY + 4);
+	if (worm) {
+		tx->pbuf = worm->pbuf;
+		tx->plen = worm->plen;
+	} else if (mcast_tx_own_pbuf(tx)) {
+		goto nomem_tx;
 	}
+	if (mcast_tx_size(mn, tx))
+		goto nomem_tx;
+	tx->max_tries = p->down ? 1 : mn->retries;
 	err = xa_alloc_cyclic(&mn->txs, &tx->xid, tx, XA_LIMIT(1, U32_MAX),
 			      &mn->next_xid, GFP_KERNEL);
 	if (err < 0)
 		goto nomem_tx;
+	tx->worm = worm;
 	list_add_tail(&tx->link, &job->txs);
 	job->pending++;
-	tx->max_tries = p->down ? 1 : mn->retries;
 	if (!job->root)
 		atomic64_inc(&mn->stats.fwd_msgs);
-	if (p->tx_active >= MCAST_PEER_TXS) {
-		tx->queued = true;	/* the timer starts it when there is room */
-	} else {
-		p->tx_active++;
-		tx->active = true;
-		mcast_tx_progress(mn, tx);
-		mcast_tx_pump(mn, tx);
-	}
-	mcast_arm(mn);
-	return;
+	return tx;
 
 nomem_tx:
 	kvfree(tx->nodes);
 	kvfree(tx->prevs);
-	kvfree(tx->pbuf);
+	if (!worm)
+		kvfree(tx->pbuf);
 	kvfree(tx->acked);
 	mcast_obj_free(tx, MCAST_OBJ_TX);
 nomem:
@@ -369,20 +424,52 @@ nomem:
 	atomic64_add(len, &mn->stats.unreached);
 	mcast_notify_data(mn, MCAST_CMD_ERROR, nodes[0], job->group, job->seq,
 			  ENOMEM);
+	return NULL;
+}
+
+void mcast_tx_go(struct mcast_net *mn, struct mcast_tx *tx, bool pump)
+{
+	struct mcast_peer *p = xa_load(&mn->peers, tx->to);
+
+	if (!p || p->tx_active >= MCAST_PEER_TXS) {
+		tx->queued = true;	/* the timer starts it when there is room */
+	} else {
+		p->tx_active++;
+		tx->active = true;
+		mcast_tx_progress(mn, tx);
+		if (pump)
+			mcast_tx_pump(mn, tx);
+	}
+	mcast_arm(mn);
+}
+
+static void mcast_tx_start(struct mcast_net *mn, struct mcast_job *job,
+			   const u32 *nodes, const u64 *prevs, u32 len)
+{
+	struct mcast_tx *tx = mcast_tx_new(mn, job, nodes, prevs, len, 0,
+					   NULL);
+
+	if (tx)
+		mcast_tx_go(mn, tx, true);
 }
 
 /*
  * Runs U-torus (Fig 4.9) over @nodes[0..n-1], @nodes[0] being this node;
  * or, for a separate-addressing root, one transfer to each node in turn
- * (every piece is then one node, so nothing is forwarded or taken over).
+ * (every piece is then one node, so nothing is forwarded or taken over);
+ * or a path-based algorithm's worms.
  */
 void mcast_job_spread(struct mcast_net *mn, struct mcast_job *job,
-		      const u32 *nodes, const u64 *prevs, u32 n)
+		      const u32 *nodes, const u64 *prevs, u32 n, u8 level)
 {
 	struct mc_chain c = { .node = nodes, .len = n, .rot = 0 };
 	struct mc_sender s;
 	struct mc_dest d;
 
+	if (mc_algo_is_path_based(job->algo)) {
+		mcast_worm_spread(mn, job, nodes, prevs, n, level);
+		return;
+	}
 	mc_sender_init(&s, &mn->torus, &c,
 		       job->separate ? MC_ALGO_SEPARATE : MC_ALGO_UTORUS,
 		       0, 0, n, 0);
@@ -403,7 +490,7 @@ static void mcast_tx_fail(struct mcast_net *mn, struct mcast_tx *tx)
 	mcast_job_add_failed(job, tx->to);
 	mcast_notify_data(mn, MCAST_CMD_PEER_DOWN, tx->to, job->group,
 			  job->seq, EHOSTUNREACH);
-	mcast_takeover(mn, job, tx->nodes, tx->prevs, tx->len);
+	mcast_takeover(mn, job, tx->nodes, tx->prevs, tx->len, tx->level);
 	mcast_tx_free(mn, tx);
 	job->pending--;
 	mcast_job_check(mn, job);
@@ -698,7 +785,8 @@ void mcast_rx_ack(struct mcast_net *mn, const struct mcw_hdr *h,
 static void mcast_done_failed(struct mcast_net *mn, struct mcast_tx *tx,
 			      u32 id)
 {
-	if (!mc_piece_has(tx->nodes, tx->len, id)) {
+	if (!mc_piece_has(&mn->torus, mc_algo_order(tx->job->algo), tx->nodes,
+			  tx->len, id)) {
 		atomic64_inc(&mn->stats.rx_malformed);
 		return;
 	}

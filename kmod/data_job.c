@@ -305,7 +305,10 @@ void mcast_tx_free(struct mcast_net *mn, struct mcast_tx *tx)
 	list_del(&tx->link);
 	kvfree(tx->nodes);
 	kvfree(tx->prevs);
-	kvfree(tx->pbuf);
+	if (tx->worm)
+		mcast_worm_leave(tx);
+	else
+		kvfree(tx->pbuf);
 	kvfree(tx->acked);
 	mcast_obj_free(tx, MCAST_OBJ_TX);
 }

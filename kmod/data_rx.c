@@ -15,6 +15,13 @@
 #include "data.h"
 #include "msg.h"
 #include "compat.h"
+#include "schedule.h"
+
+/* The algorithm a DATA's receiver forwards with (0, 1: U-torus). */
+static u8 mcw_algo(const struct mcw_hdr *h)
+{
+	return (h->flags & MCW_F_ALGO_MASK) >> MCW_F_ALGO_SHIFT;
+}
 
 static void mcast_send_ack(struct mcast_net *mn, struct mcast_job *job,
 			   u32 frag)
@@ -84,9 +91,82 @@ static void mcast_job_reject_piece(struct mcast_net *mn, struct mcast_job *job,
 	}
 	for (i = 0; i < job->count; i++) {
 		id = get_unaligned_be32(job->pbuf + i * MCW_ENTRY);
+		if (mc_algo_is_path_based(job->algo))
+			id &= MCW_E_ID;
 		if (id < mn->torus.nodes)
 			mcast_job_add_failed(job, id);
 	}
+}
+
+/*
+ * A path-based transfer's table is compound: this node's piece is the one
+ * its head entry names, up to the next head.  Sets *@at, job->plen and
+ * job->level; NULL, or what is wrong.
+ */
+static const char *mcast_piece_find(struct mcast_net *mn,
+				    struct mcast_job *job, u32 *at)
+{
+	u32 i, e, lvl;
+
+	*at = U32_MAX;
+	for (i = 0; i < job->count; i++) {
+		e = get_unaligned_be32(job->pbuf + i * MCW_ENTRY);
+		if (!i && !(e & MCW_E_HEAD))
+			return "a compound table that starts with no head";
+		if (!(e & MCW_E_HEAD)) {
+			if (e > MCW_E_ID)
+				return "an entry with flags that is no head";
+			continue;
+		}
+		if (*at != U32_MAX && !job->plen)
+			job->plen = i - *at;	/* the next piece begins */
+		if ((e & MCW_E_ID) != mn->node_id)
+			continue;
+		if (*at != U32_MAX)
+			return "two pieces headed by this node";
+		lvl = (e & MCW_E_LEVEL_MASK) >> MCW_E_LEVEL_SHIFT;
+		if (lvl > mn->torus.n)
+			return "a level above the torus's dimensions";
+		*at = i;
+		job->level = lvl;
+	}
+	if (*at == U32_MAX)
+		return "no piece headed by this node";
+	if (!job->plen)
+		job->plen = job->count - *at;
+	return NULL;
+}
+
+/* This node's piece into job->nodes and job->prevs; NULL or what is wrong. */
+static const char *mcast_piece_take(struct mcast_net *mn,
+				    struct mcast_job *job)
+{
+	bool path = mc_algo_is_path_based(job->algo);
+	const char *why = NULL;
+	u32 i, at = 0;
+
+	job->plen = path ? 0 : job->count;
+	if (path)
+		why = mcast_piece_find(mn, job, &at);
+	if (why)
+		return why;
+	job->nodes = kvmalloc_array(job->plen, sizeof(u32), GFP_KERNEL);
+	job->prevs = kvmalloc_array(job->plen, sizeof(u64), GFP_KERNEL);
+	if (!job->nodes || !job->prevs)
+		return "out of memory";
+	for (i = 0; i < job->plen; i++) {
+		const u8 *e = job->pbuf + (at + i) * MCW_ENTRY;
+
+		job->nodes[i] = get_unaligned_be32(e);
+		job->prevs[i] = get_unaligned_be64(e + 4);
+	}
+	if (path)
+		job->nodes[0] &= MCW_E_ID;
+	if (job->nodes[0] != mn->node_id)
+		return "not headed by this node";
+	mc_piece_verify(&mn->torus, mc_algo_order(job->algo), job->nodes,
+			job->plen, &why);
+	return why;
 }
 
 /*
@@ -95,32 +175,18 @@ static void mcast_job_reject_piece(struct mcast_net *mn, struct mcast_job *job,
  */
 static void mcast_job_start(struct mcast_net *mn, struct mcast_job *job)
 {
-	const char *why = "out of memory";
-	u32 i;
+	const char *why;
 
 	job->started = true;
-	job->nodes = kvmalloc_array(job->count, sizeof(u32), GFP_KERNEL);
-	job->prevs = kvmalloc_array(job->count, sizeof(u64), GFP_KERNEL);
-	if (job->nodes && job->prevs) {
-		for (i = 0; i < job->count; i++) {
-			job->nodes[i] = get_unaligned_be32(job->pbuf +
-							   i * MCW_ENTRY);
-			job->prevs[i] = get_unaligned_be64(job->pbuf +
-							   i * MCW_ENTRY + 4);
-		}
-		why = job->nodes[0] != mn->node_id ? "not headed by this node" :
-		      NULL;
-		if (!why)
-			mc_piece_verify(&mn->torus, MC_ORDER_DIM, job->nodes,
-					job->count, &why);
-	}
+	why = mcast_piece_take(mn, job);
 	if (why) {
 		mcast_job_reject_piece(mn, job, why);
 		return;
 	}
 	kvfree(job->pbuf);	/* the fragments holding it are all in */
 	job->pbuf = NULL;
-	mcast_job_spread(mn, job, job->nodes, job->prevs, job->count);
+	mcast_job_spread(mn, job, job->nodes, job->prevs, job->plen,
+			 job->level);
 }
 
 /* The whole transfer is here: deliver it locally. */
@@ -138,6 +204,8 @@ static void mcast_job_received(struct mcast_net *mn, struct mcast_job *job)
 	job->msg->seq = job->seq;
 	job->msg->step = job->step;
 	job->msg->from_node = job->parent;
+	if (mc_algo_is_path_based(job->algo))
+		atomic64_inc(&mn->stats.rx_worms);
 	mcast_job_fwd_charge(mn, job, true);
 	mcast_rx_deliver(mn, job, job->prevs[0]);
 }
@@ -168,10 +236,17 @@ static u32 mcast_data_check(struct mcast_net *mn, const struct mcw_hdr *h,
 {
 	u32 count = be32_to_cpu(h->count), len = be32_to_cpu(h->msg_len);
 	u32 frag = be32_to_cpu(h->frag), fs = mcast_frag_size(mn), nfrags;
+	u8 algo = mcw_algo(h);
 	u64 total, off;
 
 	if (!count || count > min_t(u32, MCAST_MAX_DESTS + 1, mn->torus.nodes) ||
 	    len > MCAST_MAX_MSG || be32_to_cpu(h->src) >= mn->torus.nodes)
+		return 0;
+	/* an algorithm this torus runs, and r only where it has one */
+	if (algo > MC_ALGO_MUTORUS ||
+	    (algo == MC_ALGO_MUTORUS ? h->pad < 2 : h->pad) ||
+	    (mc_algo_is_path_based(algo) &&
+	     mc_algo_supported(&mn->torus, algo, h->pad, NULL)))
 		return 0;
 	total = (u64)count * MCW_ENTRY + len;
 	nfrags = max_t(u32, 1, DIV_ROUND_UP(total, fs));
@@ -228,6 +303,8 @@ static struct mcast_job *mcast_job_new_rx(struct mcast_net *mn,
 	job->seq = be64_to_cpu(h->seq);
 	job->group = be32_to_cpu(h->group);
 	job->step = be32_to_cpu(h->step);
+	job->algo = max_t(u8, mcw_algo(h), MC_ALGO_UTORUS);
+	job->r = h->pad;
 	job->msg_len = len;
 	job->count = count;
 	job->total = total;

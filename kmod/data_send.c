@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * Sending a message: room in the node's window, the sender's R-chain
- * (the group's, or the node list's, with the sender merged in), the root
- * job spread as U-torus (or separate addressing), and completion mode.
+ * Sending a message: room in the node's window, the algorithm, the
+ * sender's R-chain or H-cycle (the group's, or the node list's, with the
+ * sender merged in), the root job spread as U-torus, separate addressing
+ * or worms, and completion mode.
  */
 #include <linux/mm.h>
 #include <linux/sched/signal.h>
@@ -12,6 +13,7 @@
 #include "data.h"
 #include "msg.h"
 #include "chain.h"
+#include "schedule.h"
 
 static struct mcast_tstream *mcast_tstream(struct mcast_net *mn, u32 group)
 {
@@ -86,6 +88,65 @@ static void mcast_collect_failed(struct mcast_job *job,
 		       min(job->nfailed, ctx->nfailed_room) * sizeof(u32));
 }
 
+/*
+ * The algorithm of a send (and r for mu-torus): the send's flags, then the
+ * node's setting, then the rule for AUTO (uapi: enum mcast_algorithm).
+ * The rule is seed 000 Sec 6.6 as mcastsim measured it (docs/fabric.md):
+ * S-torus wins for few destinations and for long messages, where its one
+ * start-up and its one pipelined path pay; Mu-torus(8) wins the rest.
+ * -EOPNOTSUPP: offload required and impossible; otherwise a path-based
+ * choice this node cannot run falls back to U-torus, counted.
+ */
+#define MCAST_AUTO_STORUS_DESTS	16
+#define MCAST_AUTO_STORUS_BYTES	(64u << 10)
+
+static int mcast_pick_algo(struct mcast_net *mn, u32 flags, u32 ndest,
+			   u32 len, struct mcast_job *job)
+{
+	const struct mcast_transport_ops *tp = mn->tp;
+	bool ir = tp && (tp->caps & MCAST_TP_CAP_IR) && tp->xmit_worm;
+	u8 a = mn->algo;
+
+	job->algo = MC_ALGO_UTORUS;
+	job->r = 0;
+	if (flags & (MCAST_SEND_NO_OFFLOAD | MCAST_SEND_SEPARATE) ||
+	    (a == MCAST_ALGORITHM_UTORUS && !(flags & MCAST_SEND_OFFLOAD)))
+		return 0;
+	if (a == MCAST_ALGORITHM_AUTO || a == MCAST_ALGORITHM_UTORUS) {
+		if (!ir && !(flags & MCAST_SEND_OFFLOAD))
+			return 0;
+		a = ndest <= MCAST_AUTO_STORUS_DESTS ||
+		    len >= MCAST_AUTO_STORUS_BYTES ? MCAST_ALGORITHM_STORUS :
+						     MCAST_ALGORITHM_MUTORUS;
+	}
+	/* the uapi's path-based values are enum mc_algo's */
+	if (ir && !mc_algo_supported(&mn->torus, a, mn->algo_r, NULL)) {
+		job->algo = a;
+		job->r = a == MCAST_ALGORITHM_MUTORUS ? mn->algo_r : 0;
+		job->level = a == MCAST_ALGORITHM_MDTORUS ? mn->torus.n : 0;
+		return 0;
+	}
+	if (flags & MCAST_SEND_OFFLOAD)
+		return -EOPNOTSUPP;
+	atomic64_inc(&mn->stats.offload_fallbacks);
+	return 0;
+}
+
+/*
+ * The order a send plans over, rotated to this node into @c: the R-chain
+ * (@chain sorted by id is <_d) or, for worms, the H-cycle.
+ */
+static int mcast_send_order(struct mcast_net *mn, u8 algo, u32 *chain, u32 m,
+			    u32 self, struct mc_chain *c)
+{
+	enum mc_order o = mc_algo_order(algo);
+	int err = 0;
+
+	if (o == MC_ORDER_HAM)
+		err = mc_chain_sort(&mn->torus, o, chain, m, NULL);
+	return err ? err : mc_chain_rotate(&mn->torus, o, chain, m, self, c);
+}
+
 /* A send that reached no other node failed here: a local member cut off. */
 static int mcast_self_failed(struct mcast_send_ctx *ctx, u32 self)
 {
@@ -124,6 +185,7 @@ int mcast_data_send(struct mcast_file *f, struct mcast_msg *msg, u32 group,
 	struct mcast_file *skip = ctx->flags & MCAST_SEND_LOOPBACK ? NULL : f;
 	bool wait = ctx->flags & MCAST_SEND_WAIT;
 	struct mcast_group *g = NULL;
+	struct mcast_job pick = {};
 	struct mcast_tstream *ts;
 	struct mcast_job *job;
 	struct mc_chain c;
@@ -165,6 +227,13 @@ again:
 		err = -ENOTCONN;
 		goto out;
 	}
+	if (mn->configured) {
+		err = mcast_pick_algo(mn, ctx->flags,
+				      g ? g->nmembers : nnodes, msg->len,
+				      &pick);
+		if (err)
+			goto out;
+	}
 	self = mn->configured ? mn->node_id : MCAST_NO_NODE;
 	msg->group = group;
 	msg->src_node = self;
@@ -203,7 +272,7 @@ again:
 			err = mcast_self_failed(ctx, self);
 		goto out;
 	}
-	err = mc_chain_rotate(&mn->torus, MC_ORDER_DIM, chain, m, self, &c);
+	err = mcast_send_order(mn, pick.algo, chain, m, self, &c);
 	if (err)
 		goto out;
 	ts = mcast_tstream(mn, group);
@@ -236,6 +305,10 @@ again:
 	job->root = true;
 	job->waiting = wait;
 	job->separate = ctx->flags & MCAST_SEND_SEPARATE;
+	job->algo = pick.algo;
+	job->r = pick.r;
+	job->level = pick.level;
+	job->plen = m;
 	job->state = JOB_FWD;
 	job->src = self;
 	job->parent = self;
@@ -249,7 +322,7 @@ again:
 	list_add_tail(&job->link, &mn->jobs);
 	mn->inflight++;
 	mn->inflight_bytes += job->bytes;
-	mcast_job_spread(mn, job, job->nodes, job->prevs, m);
+	mcast_job_spread(mn, job, job->nodes, job->prevs, m, job->level);
 	mcast_job_check(mn, job);	/* may free it unless waiting */
 	if (!wait)
 		goto out;

@@ -191,6 +191,8 @@ void mcast_data_init_net(struct mcast_net *mn)
 	mn->port = MCAST_DEFAULT_PORT;
 	mn->rto_ms = MCAST_DEFAULT_RTO_MS;
 	mn->retries = MCAST_DEFAULT_RETRIES;
+	mn->algo = MCAST_ALGORITHM_AUTO;
+	mn->algo_r = MCAST_DEFAULT_ALGO_R;
 	mn->cwnd = MCAST_CWND_INIT;
 	mn->ssthresh = MCAST_CWND_MAX;
 	INIT_DELAYED_WORK(&mn->timer_work, mcast_timer_work);

@@ -24,27 +24,38 @@
 #define IRSIM_SLICE_CYCLES	4096	/* model cycles per hold of the lock */
 #define IRSIM_HDR_FLITS		1	/* the destination word of the worm */
 
-/*
- * A datagram on its way: the worm's cookie until it is handed to a host
- * (then the host's: its receive work frees it, at any time, so the worm's
- * cookie is cleared first).  The model reads the worm's destination list
- * and path until the worm ends: they are the route's, freed then.
- */
+/* A datagram handed to a host: its receive work frees it. */
 struct irsim_pkt {
 	struct list_head link;
 	u32 src;			/* sender's node id */
-	u32 dest;			/* the worm's one destination */
 	u32 len;
 	u8 data[];
 };
 
+/*
+ * A worm on its way, the worm's cookie until it ends: the body every
+ * destination shares and each one's own head and tail (Fig 6.2's
+ * compound header), from which a datagram is made for a destination
+ * when its copy is complete.
+ */
+struct irsim_worm {
+	u32 src;
+	u32 n;
+	u32 blen;
+	struct irsim_part {
+		u32 off, hlen, tlen;	/* in data[], after the body */
+	} *part;			/* n */
+	u8 data[];			/* body, then head 0, tail 0, ... */
+};
+
 /* What the model holds of a worm until its end: its list and its path. */
 struct irsim_route {
-	u32 dest;
-	struct mc_fab_hop hop[];
+	struct mc_fab_hop *hop;
+	u32 dest[];
 };
 
 struct irsim irsim;
+static struct mcast_transport_ops irsim_transport;
 
 static bool irsim_same_shape(const struct mc_torus *a, const struct mc_torus *b)
 {
@@ -78,54 +89,76 @@ static struct irsim_host *irsim_host_of(u32 id)
 	return NULL;
 }
 
+/* Destination @i's datagram of @worm: its head, the body, its tail. */
+static struct irsim_pkt *irsim_worm_pkt(const struct irsim_worm *worm, u32 i)
+{
+	const struct irsim_part *pt = &worm->part[i];
+	u32 len = pt->hlen + worm->blen + pt->tlen;
+	struct irsim_pkt *pkt;
+
+	pkt = kmalloc(struct_size(pkt, data, len), GFP_KERNEL_ACCOUNT);
+	if (!pkt)
+		return NULL;
+	pkt->src = worm->src;
+	pkt->len = len;
+	memcpy(pkt->data, worm->data + pt->off, pt->hlen);
+	memcpy(pkt->data + pt->hlen, worm->data, worm->blen);
+	memcpy(pkt->data + pt->hlen + worm->blen,
+	       worm->data + pt->off + pt->hlen, pt->tlen);
+	return pkt;
+}
+
 static void irsim_deliver(void *ctx, struct mc_fabric *f, u32 w, u32 i,
 			  enum mc_fab_copy copy, u64 t)
 {
-	struct irsim_pkt *pkt = (void *)(uintptr_t)f->worm[w].cookie;
+	struct irsim_worm *worm = (void *)(uintptr_t)f->worm[w].cookie;
+	struct irsim_pkt *pkt;
 	struct irsim_host *h;
 
-	if (copy != MC_FAB_COPY_OK || !pkt)
+	if (copy != MC_FAB_COPY_OK || !worm)
 		return;
-	h = irsim_host_of(pkt->dest);
+	h = irsim_host_of(f->worm[w].dest[i]);
 	if (!h) {
 		irsim.c.rx_no_host++;
+		return;
+	}
+	pkt = irsim_worm_pkt(worm, i);
+	if (!pkt) {
+		irsim.c.rx_overflow++;
 		return;
 	}
 	spin_lock(&h->lock);
 	if (h->qlen >= IRSIM_RXQ_MAX) {
 		spin_unlock(&h->lock);
 		irsim.c.rx_overflow++;
+		kfree(pkt);
 		return;
 	}
-	f->worm[w].cookie = 0;		/* the host's from here on */
 	list_add_tail(&pkt->link, &h->rxq);
 	h->qlen++;
 	spin_unlock(&h->lock);
 	mcast_data_kick(h->mn);
 }
 
-/* The worm ended: its path goes, and its datagram if no host took it. */
+/* The worm ended: its path and its datagrams go. */
 static void irsim_done(void *ctx, struct mc_fabric *f, u32 w, int err, u64 t)
 {
 	if (err)
 		irsim.c.lost++;
-	kfree(container_of(f->worm[w].dest, struct irsim_route, dest));
-	kfree((void *)(uintptr_t)f->worm[w].cookie);
+	kfree(container_of(f->worm[w].dest, struct irsim_route, dest[0]));
+	kvfree((void *)(uintptr_t)f->worm[w].cookie);
 }
 
 /* A check of the model fired: the log, and the worm's sender's event. */
 static void irsim_alarm(void *ctx, struct mc_fabric *f, u32 w, int err,
 			const char *what)
 {
-	struct irsim_pkt *pkt = (void *)(uintptr_t)f->worm[w].cookie;
-	struct irsim_host *h;
+	u32 src = f->worm[w].src;
+	struct irsim_host *h = irsim_host_of(src);
 
-	if (!pkt)
-		return;
-	h = irsim_host_of(pkt->src);
-	pr_info_ratelimited("worm %u from node %u: %s\n", w, pkt->src, what);
+	pr_info_ratelimited("worm %u from node %u: %s\n", w, src, what);
 	if (h)
-		mcast_notify_fabric(h->mn, pkt->src, -err, what);
+		mcast_notify_fabric(h->mn, src, -err, what);
 }
 
 static const struct mc_fab_ops irsim_fab_ops = {
@@ -343,63 +376,141 @@ static void irsim_close(struct mcast_net *mn)
 	kfree(h);
 }
 
-static int irsim_xmit(struct mcast_net *mn, const struct mcast_peer *p,
-		      struct kvec *vec, size_t nvec, size_t len)
+/* @w's datagrams, gathered into one allocation, or NULL. */
+static struct irsim_worm *irsim_worm_new(u32 src,
+					 const struct mcast_worm_desc *w)
+{
+	size_t parts = array_size(w->n, sizeof(struct irsim_part));
+	size_t bytes = w->blen, off, i;
+	struct irsim_worm *worm;
+
+	for (i = 0; i < w->n; i++)
+		bytes += w->head[i].iov_len + w->tail[i].iov_len;
+	worm = kvmalloc(struct_size(worm, data, bytes) + parts,
+			GFP_KERNEL_ACCOUNT);
+	if (!worm)
+		return NULL;
+	worm->src = src;
+	worm->n = w->n;
+	worm->blen = w->blen;
+	worm->part = (void *)(worm->data + bytes);
+	for (off = 0, i = 0; i < w->nbody; i++) {
+		memcpy(worm->data + off, w->body[i].iov_base,
+		       w->body[i].iov_len);
+		off += w->body[i].iov_len;
+	}
+	for (i = 0; i < w->n; i++) {
+		worm->part[i].off = off;
+		worm->part[i].hlen = w->head[i].iov_len;
+		worm->part[i].tlen = w->tail[i].iov_len;
+		memcpy(worm->data + off, w->head[i].iov_base,
+		       w->head[i].iov_len);
+		off += w->head[i].iov_len;
+		memcpy(worm->data + off, w->tail[i].iov_base,
+		       w->tail[i].iov_len);
+		off += w->tail[i].iov_len;
+	}
+	return worm;
+}
+
+/* Its length on the wire: a destination word each, then every byte. */
+static u32 irsim_worm_flits(const struct irsim_worm *worm)
+{
+	u64 bytes = worm->blen;
+	u32 i;
+
+	for (i = 0; i < worm->n; i++)
+		bytes += worm->part[i].hlen + worm->part[i].tlen;
+	return worm->n * IRSIM_HDR_FLITS +
+	       DIV_ROUND_UP_ULL(bytes, irsim.flit_bytes);
+}
+
+static int irsim_xmit_worm(struct mcast_net *mn,
+			   const struct mcast_worm_desc *w)
 {
 	struct irsim_route *route = NULL;
-	struct irsim_pkt *pkt;
+	struct irsim_worm *worm;
 	const char *why = NULL;
-	size_t off = 0, i;
-	u32 npath, flits;
-	int w;
+	u32 npath, i;
+	int err;
 
-	if (len > IRSIM_PAYLOAD)
-		return -EMSGSIZE;
-	pkt = kmalloc(struct_size(pkt, data, len), GFP_KERNEL_ACCOUNT);
-	if (!pkt)
-		return -ENOBUFS;
-	for (i = 0; i < nvec; i++) {
-		memcpy(pkt->data + off, vec[i].iov_base, vec[i].iov_len);
-		off += vec[i].iov_len;
+	size_t hdr = 0;
+
+	if (!w->n || w->n > READ_ONCE(irsim_transport.max_worm_dests))
+		return -EINVAL;
+	for (i = 0; i < w->n; i++) {
+		if (w->head[i].iov_len + w->blen + w->tail[i].iov_len >
+		    IRSIM_PAYLOAD)
+			return -EMSGSIZE;
+		hdr += w->head[i].iov_len + w->tail[i].iov_len;
 	}
-	pkt->src = mn->node_id;
-	pkt->dest = p->id;
-	pkt->len = len;
+	if (hdr > READ_ONCE(irsim_transport.max_worm_hdr))
+		return -EMSGSIZE;
+	worm = irsim_worm_new(mn->node_id, w);
+	if (!worm)
+		return -ENOBUFS;
 	mutex_lock(&irsim.lock);
-	w = -ENODEV;
+	err = -ENODEV;
 	if (!irsim.up || !irsim_same_shape(&mn->torus, &irsim.f.t))
 		goto fail;
-	npath = mc_fab_path_len(&irsim.f.t, pkt->src, &pkt->dest, 1, &why);
-	w = -EINVAL;
-	if (!npath)
-		goto fail;
-	w = -ENOBUFS;
-	route = kmalloc(struct_size(route, hop, npath), GFP_KERNEL_ACCOUNT);
+	err = -ENOBUFS;
+	route = kmalloc(struct_size(route, dest, w->n), GFP_KERNEL_ACCOUNT);
 	if (!route)
 		goto fail;
-	route->dest = pkt->dest;
-	flits = IRSIM_HDR_FLITS + DIV_ROUND_UP(len, irsim.flit_bytes);
+	memcpy(route->dest, w->to, w->n * sizeof(u32));
+	route->hop = NULL;
+	npath = mc_fab_path_len(&irsim.f.t, worm->src, route->dest, w->n,
+				&why);
+	err = -EINVAL;
+	if (!npath)
+		goto fail;
+	err = -ENOBUFS;
+	route->hop = kmalloc_array(npath, sizeof(*route->hop),
+				   GFP_KERNEL_ACCOUNT);
+	if (!route->hop)
+		goto fail;
 	/* paced, a worm starts when the wall clock says, not at the
 	 * model's last event
 	 */
-	w = mc_fab_send(&irsim.f, pkt->src, &route->dest, 1, flits,
-			route->hop, npath, irsim_start_time(),
-			(u64)(uintptr_t)pkt, &why);
-	if (w == -ENOSPC) {
+	err = mc_fab_send(&irsim.f, worm->src, route->dest, w->n,
+			  irsim_worm_flits(worm), route->hop, npath,
+			  irsim_start_time(), (u64)(uintptr_t)worm, &why);
+	if (err == -ENOSPC) {
 		irsim.c.tx_busy++;
-		w = -EAGAIN;	/* the worm pool is full: the caller retries */
+		err = -EAGAIN;	/* the worm pool is full: the caller retries */
 	}
-	if (w < 0)
+	if (err < 0)
 		goto fail;
 	irsim.c.tx++;
+	irsim.c.tx_dests += w->n;
 	mutex_unlock(&irsim.lock);
 	irsim_wake();
 	return 0;
 fail:
 	mutex_unlock(&irsim.lock);
+	if (why)
+		pr_info_ratelimited("worm from node %u refused: %s\n",
+				    worm->src, why);
+	if (route)
+		kfree(route->hop);
 	kfree(route);
-	kfree(pkt);
-	return w;
+	kvfree(worm);
+	return err;
+}
+
+/* A datagram to one peer: a worm with one destination, all head. */
+static int irsim_xmit(struct mcast_net *mn, const struct mcast_peer *p,
+		      struct kvec *vec, size_t nvec, size_t len)
+{
+	struct kvec none = { NULL, 0 };
+	struct mcast_worm_desc w = {
+		.n = 1, .to = &p->id, .head = &none, .tail = &none,
+		.body = vec, .nbody = nvec, .blen = len,
+	};
+
+	if (len > IRSIM_PAYLOAD)
+		return -EMSGSIZE;
+	return irsim_xmit_worm(mn, &w);
 }
 
 /* The address the node configured for peer @id, for mcast_data_rx(). */
@@ -457,11 +568,29 @@ static struct mcast_transport_ops irsim_transport = {
 	.owner = THIS_MODULE,
 	.caps = MCAST_TP_CAP_IR,
 	.max_payload = IRSIM_PAYLOAD,
+	.max_worm_dests = IRSIM_WORM_DESTS,
+	.max_worm_hdr = IRSIM_WORM_HDR,
 	.open = irsim_open,
 	.close = irsim_close,
 	.xmit = irsim_xmit,
+	.xmit_worm = irsim_xmit_worm,
 	.rx = irsim_rx,
 };
+
+int irsim_set_worm_limits(u32 dests, u32 hdr)
+{
+	if (!dests || dests > IRSIM_WORM_DESTS || !hdr || hdr > IRSIM_WORM_HDR)
+		return -EINVAL;
+	WRITE_ONCE(irsim_transport.max_worm_dests, dests);
+	WRITE_ONCE(irsim_transport.max_worm_hdr, hdr);
+	return 0;
+}
+
+void irsim_worm_limits(u32 *dests, u32 *hdr)
+{
+	*dests = READ_ONCE(irsim_transport.max_worm_dests);
+	*hdr = READ_ONCE(irsim_transport.max_worm_hdr);
+}
 
 int irsim_start(void)
 {

@@ -7,9 +7,9 @@
  * debugfs (irsim_debugfs.c), in the manner of netdevsim: the model is
  * plan/fabric.c, run by a kernel thread (the fabric's "hardware"), as fast
  * as it can or paced to the wall clock.  Each datagram a node sends is a worm to its
- * peer's node id; the destination host gets it when the model says the
- * last flit reached it.  The worm interface of the offload path builds on
- * this; today the data path sends it unicasts.
+ * peer's node id, and each worm of the offload path (->xmit_worm) visits
+ * its destinations in order; a destination host gets its datagram when
+ * the model says the last flit reached it (its IR copy).
  */
 #ifndef MCAST_IRSIM_H
 #define MCAST_IRSIM_H
@@ -26,6 +26,8 @@ struct mcast_net;
 
 #define IRSIM_PAYLOAD		1452	/* bytes per datagram, as UDP's */
 #define IRSIM_RXQ_MAX		1024	/* datagrams waiting at a host */
+#define IRSIM_WORM_DESTS	64	/* destinations one worm visits */
+#define IRSIM_WORM_HDR		4096	/* bytes of its compound header */
 
 /*
  * A node attached to the fabric.  Its transport opens before the node
@@ -43,7 +45,8 @@ struct irsim_host {
 
 /* Under irsim.lock but rx and rx_no_peer (a node's receive work). */
 struct irsim_counters {
-	u64 tx;			/* datagrams handed to the fabric */
+	u64 tx;			/* worms handed to the fabric */
+	u64 tx_dests;		/* the destinations they visit */
 	u64 tx_busy;		/* refused: worm pool full */
 	u64 rx_no_host;		/* arrived where nobody is attached */
 	u64 rx_overflow;	/* the host's queue was full */
@@ -77,6 +80,9 @@ int irsim_fabric_create(const struct mc_torus *t,
 			const struct mc_fab_cfg *cfg, u32 flit_bytes,
 			u32 pace, const char **why);
 int irsim_fabric_destroy(void);
+/* The worm limits the transport declares (tests lower them). */
+int irsim_set_worm_limits(u32 dests, u32 hdr);
+void irsim_worm_limits(u32 *dests, u32 *hdr);
 
 /* irsim_debugfs.c */
 int irsim_debugfs_init(void);

@@ -17,6 +17,10 @@
  *     stall_node  write "NODE 1|0": the router forwards nothing
  *     no_ir       write "NODE 1|0": the host takes no IR copy
  *     drop_every  write N: lose every Nth worm (0: none)
+ *     worm_limits the transport's declared limits, "DESTS HDR_BYTES":
+ *                 destinations per worm (1-64), compound header bytes
+ *                 (1-4096); write to lower them (the data path then
+ *                 splits its worms)
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -195,8 +199,9 @@ static int irsim_stats_show(struct seq_file *m, void *v)
 			   st->blocked_ns, st->deadlocks,
 			   st->lambda_violations, st->boundary_violations,
 			   st->drops);
-	seq_printf(m, "tx %llu\ntx_busy %llu\nrx_no_host %llu\nrx_overflow %llu\nlost %llu\n",
-		   irsim.c.tx, irsim.c.tx_busy, irsim.c.rx_no_host,
+	seq_printf(m, "tx %llu\ntx_dests %llu\ntx_busy %llu\nrx_no_host %llu\nrx_overflow %llu\nlost %llu\n",
+		   irsim.c.tx, irsim.c.tx_dests, irsim.c.tx_busy,
+		   irsim.c.rx_no_host,
 		   irsim.c.rx_overflow, irsim.c.lost);
 	seq_printf(m, "rx %lld\nrx_no_peer %lld\n",
 		   (s64)atomic64_read(&irsim.c.rx),
@@ -287,6 +292,47 @@ static const struct file_operations irsim_knob_fops = {
 	.llseek = noop_llseek,
 };
 
+static int irsim_limits_show(struct seq_file *m, void *v)
+{
+	u32 dests, hdr;
+
+	irsim_worm_limits(&dests, &hdr);
+	seq_printf(m, "%u %u\n", dests, hdr);
+	return 0;
+}
+
+static int irsim_limits_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, irsim_limits_show, NULL);
+}
+
+static ssize_t irsim_limits_write(struct file *file, const char __user *ubuf,
+				  size_t len, loff_t *ppos)
+{
+	char buf[32];
+	u32 dests, hdr;
+	int err;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	if (sscanf(buf, "%u %u", &dests, &hdr) != 2)
+		return -EINVAL;
+	err = irsim_set_worm_limits(dests, hdr);
+	return err ? err : len;
+}
+
+static const struct file_operations irsim_limits_fops = {
+	.owner = THIS_MODULE,
+	.open = irsim_limits_open,
+	.read = seq_read,
+	.write = irsim_limits_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
 int irsim_debugfs_init(void)
 {
 	static const char *const knobs[] = {
@@ -302,6 +348,8 @@ int irsim_debugfs_init(void)
 			    &irsim_fabric_fops);
 	debugfs_create_file("stats", 0400, irsim_dir, NULL, &irsim_stats_fops);
 	debugfs_create_file("links", 0400, irsim_dir, NULL, &irsim_links_fops);
+	debugfs_create_file("worm_limits", 0600, irsim_dir, NULL,
+			    &irsim_limits_fops);
 	for (i = 0; i < ARRAY_SIZE(knobs); i++)
 		debugfs_create_file(knobs[i], 0200, irsim_dir, (void *)i,
 				    &irsim_knob_fops);

@@ -39,6 +39,8 @@ struct mcast_burst;
 
 #define MCAST_DEFAULT_PORT	7447
 #define MCAST_DEFAULT_RTO_MS	200
+#define MCAST_DEFAULT_ALGO_R	8	/* mu-torus r: seed 000 Sec 6.6 */
+#define MCAST_ALGO_R_MAX	255	/* r travels in one header byte */
 #define MCAST_DEFAULT_RETRIES	6
 
 struct mcast_stats {
@@ -66,6 +68,11 @@ struct mcast_stats {
 	atomic64_t timer_ns;
 	atomic64_t cutoffs;
 	atomic64_t rx_stale;
+	atomic64_t worms;
+	atomic64_t worm_dests;
+	atomic64_t worm_splits;
+	atomic64_t offload_fallbacks;
+	atomic64_t rx_worms;
 };
 
 struct mcast_peer {
@@ -147,6 +154,8 @@ struct mcast_net {
 	u16 port;			/* MCAST_NODE_A_PORT */
 	u32 rto_ms;
 	u32 retries;
+	u8 algo;			/* enum mcast_algorithm */
+	u32 algo_r;			/* mu-torus r, 2..MCAST_ALGO_R_MAX */
 	bool dying;			/* netns exit: arm nothing more */
 	const struct mcast_transport_ops *tp;	/* MCAST_NODE_A_TRANSPORT */
 	void *tp_priv;			/* its state; NULL: not open */

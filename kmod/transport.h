@@ -42,6 +42,23 @@ struct mcast_peer;
 #define MCAST_TP_NAME_MAX	MCAST_TRANSPORT_NAME_MAX	/* with the NUL */
 #define MCAST_TP_RX_BUDGET	64	/* datagrams per ->rx() call */
 
+/*
+ * One worm (Fig 6.2): its destinations in visiting order, and for each a
+ * datagram made of that destination's own @head (its header: the
+ * compound header's entry), the @body every destination shares, and its
+ * own @tail (an authentication trailer, or empty).  The NIC hands
+ * destination i the datagram head[i] + body + tail[i] as it passes.
+ */
+struct mcast_worm_desc {
+	u32 n;
+	const u32 *to;			/* peer ids */
+	const struct kvec *head;	/* n */
+	const struct kvec *tail;	/* n */
+	const struct kvec *body;
+	size_t nbody;
+	size_t blen;			/* bytes of body */
+};
+
 struct mcast_transport_ops {
 	struct list_head list;		/* the registry's; leave it zero */
 	const char *name;		/* MCAST_NODE_A_TRANSPORT */
@@ -55,6 +72,13 @@ struct mcast_transport_ops {
 	 * in one trip down the stack (UDP: segmentation offload).
 	 */
 	u32 max_burst;
+	/*
+	 * Intermediate reception (MCAST_TP_CAP_IR): the limits of one worm,
+	 * destinations it may visit and bytes of its compound header (every
+	 * destination's own header and trailer together).
+	 */
+	u32 max_worm_dests;
+	u32 max_worm_hdr;
 	/* Opens the node's endpoint on @port, sets mn->tp_priv; 0 or -errno. */
 	int (*open)(struct mcast_net *mn, u16 port);
 	/* Closes it, clears mn->tp_priv: no ->rx() or kick after this. */
@@ -66,6 +90,15 @@ struct mcast_transport_ops {
 	 */
 	int (*xmit)(struct mcast_net *mn, const struct mcast_peer *p,
 		    struct kvec *vec, size_t nvec, size_t len);
+	/*
+	 * With MCAST_TP_CAP_IR: sends one worm, a datagram that visits
+	 * @w->n peers in order and leaves a copy at each; see struct
+	 * mcast_worm_desc.  Like ->xmit(): -EAGAIN/-ENOBUFS when it cannot
+	 * now; 0 when it took the worm (which may still end short of its
+	 * last destinations: the data path's acknowledgements find that).
+	 */
+	int (*xmit_worm)(struct mcast_net *mn,
+			 const struct mcast_worm_desc *w);
 	/*
 	 * Hands up to @budget received datagrams to mcast_data_rx() and does
 	 * any other deferred work; returns @budget if more may be waiting.

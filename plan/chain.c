@@ -121,32 +121,39 @@ int mc_piece_verify(const struct mc_torus *t, enum mc_order order,
 
 /*
  * O(log len): the piece is nodes[0] and what follows it up to the wrap,
- * all >= nodes[0], then the wrapped run, all below it; each part sorted.
+ * all after nodes[0] in @order, then the wrapped run, all before it; each
+ * part sorted.
  */
-bool mc_piece_has(const u32 *nodes, u32 len, u32 id)
+bool mc_piece_has(const struct mc_torus *t, enum mc_order order,
+		  const u32 *nodes, u32 len, u32 id)
 {
-	u32 lo = 1, hi = len, mid;
+	u32 lo = 1, hi = len, mid, k0, key;
 
-	if (!len)
+	if (!len || id >= t->nodes)
 		return false;
+	k0 = chain_key(t, order, nodes[0]);
+	key = chain_key(t, order, id);
 	while (lo < hi) {		/* lo: the first wrapped index */
 		mid = lo + (hi - lo) / 2;
-		if (nodes[mid] < nodes[0])
+		if (chain_key(t, order, nodes[mid]) < k0)
 			hi = mid;
 		else
 			lo = mid + 1;
 	}
-	if (id >= nodes[0]) {
+	if (key >= k0) {
 		hi = lo;
 		lo = 0;
 	} else {
 		hi = len;
 	}
 	while (lo < hi) {
+		u32 km;
+
 		mid = lo + (hi - lo) / 2;
-		if (nodes[mid] == id)
-			return true;
-		if (nodes[mid] < id)
+		km = chain_key(t, order, nodes[mid]);
+		if (km == key)
+			return nodes[mid] == id;
+		if (km < key)
 			lo = mid + 1;
 		else
 			hi = mid;

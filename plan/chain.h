@@ -52,8 +52,9 @@ int mc_chain_verify(const struct mc_torus *t, enum mc_order order,
 int mc_piece_verify(const struct mc_torus *t, enum mc_order order,
 		    const u32 *nodes, u32 len, const char **why);
 
-/* Whether @id is in @nodes, a piece of <_d order (mc_piece_verify). */
-bool mc_piece_has(const u32 *nodes, u32 len, u32 id);
+/* Whether @id is in @nodes, a piece of @order (mc_piece_verify). */
+bool mc_piece_has(const struct mc_torus *t, enum mc_order order,
+		  const u32 *nodes, u32 len, u32 id);
 
 /*
  * Point @c at sorted chain @nodes rotated so @src comes first (an R-chain

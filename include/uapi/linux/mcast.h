@@ -55,6 +55,7 @@ enum mcast_links {
 #define MCAST_CAP_NET		(1u << 2)	/* to other nodes (U-torus) */
 #define MCAST_CAP_WAIT		(1u << 3)	/* MCAST_SEND_WAIT */
 #define MCAST_CAP_SEPARATE	(1u << 4)	/* MCAST_SEND_SEPARATE */
+#define MCAST_CAP_OFFLOAD	(1u << 5)	/* MCAST_SEND_[NO_]OFFLOAD */
 
 struct mcast_info {
 	__u32 size;		/* in: sizeof(struct mcast_info) */
@@ -95,6 +96,8 @@ struct mcast_group_req {
 #define MCAST_SEND_LOOPBACK	(1u << 1)	/* the sending file gets it too */
 #define MCAST_SEND_WAIT		(1u << 2)	/* completion mode, see below */
 #define MCAST_SEND_SEPARATE	(1u << 3)	/* no tree: see below */
+#define MCAST_SEND_OFFLOAD	(1u << 4)	/* worms or nothing: see below */
+#define MCAST_SEND_NO_OFFLOAD	(1u << 5)	/* unicast trees only */
 
 struct mcast_iov {
 	__u64 base;		/* user pointer */
@@ -139,6 +142,14 @@ struct mcast_iov {
  * against: this node sends the message to every destination node itself
  * (one transfer each, all under way at once, in R-chain order), and nobody
  * forwards.  Reliability, FIFO and completion mode are the same.
+ *
+ * Offload: on a transport with intermediate reception
+ * (MCAST_TRANSPORT_CAP_IR) the node sends path-based worms (S-, Md- or
+ * Mu-torus over the H-cycle, MCAST_NODE_A_ALGORITHM) instead of U-torus
+ * unicast trees.  MCAST_SEND_OFFLOAD requires that (-EOPNOTSUPP when the
+ * transport has no IR or the torus cannot run them: bidirectional, or
+ * unequal radices); MCAST_SEND_NO_OFFLOAD forbids it (U-torus).  Not both,
+ * and neither with MCAST_SEND_SEPARATE (-EINVAL).
  */
 struct mcast_send {
 	__u32 size;		/* sizeof(struct mcast_send) */
@@ -369,6 +380,24 @@ enum mcast_key_attr {
 							 * accepted, in order
 							 */
 
+/*
+ * How a node multicasts (MCAST_NODE_A_ALGORITHM).  AUTO: U-torus unicast
+ * trees on a transport without intermediate reception; with it, S-torus
+ * for at most 16 destinations or messages of 64 KiB and more, else
+ * Mu-torus(r).  NODE_SET refuses a path-based choice (S, Md, Mu) on a
+ * torus that cannot run it, bidirectional or with unequal radices (also
+ * a topology change under it: -EINVAL); on a transport without IR it
+ * falls back to U-torus (counted, MCAST_STATS_A_OFFLOAD_FALLBACKS).
+ */
+enum mcast_algorithm {
+	MCAST_ALGORITHM_AUTO,
+	MCAST_ALGORITHM_UTORUS,
+	MCAST_ALGORITHM_STORUS,
+	MCAST_ALGORITHM_MDTORUS,
+	MCAST_ALGORITHM_MUTORUS,
+	__MCAST_ALGORITHM_MAX,
+};
+
 enum mcast_node_attr {
 	MCAST_NODE_A_UNSPEC,
 	MCAST_NODE_A_KIND,	/* u8: enum mcast_topo_kind */
@@ -400,6 +429,19 @@ enum mcast_node_attr {
 	MCAST_NODE_A_TRANSPORT_MTU,	/* u32, read-only: bytes in one of its
 					 * datagrams
 					 */
+	MCAST_NODE_A_ALGORITHM,	/* u8: enum mcast_algorithm, what a send
+				 * uses (default MCAST_ALGORITHM_AUTO)
+				 */
+	MCAST_NODE_A_ALGO_R,	/* u32: mu-torus partition size r, 2..255
+				 * (default 8)
+				 */
+	MCAST_NODE_A_WORM_DESTS,	/* u32, read-only: destinations one
+					 * worm of the transport may visit
+					 * (absent: no IR)
+					 */
+	MCAST_NODE_A_WORM_HDR,	/* u32, read-only: bytes of a worm's
+				 * compound header (per destination pieces)
+				 */
 
 	__MCAST_NODE_A_MAX,
 	MCAST_NODE_A_MAX = __MCAST_NODE_A_MAX - 1
@@ -507,6 +549,19 @@ enum mcast_stats_attr {
 	MCAST_STATS_A_RX_STALE,		/* u64: DATA of transfers that began
 					 * with a previous life of this node
 					 * (it restarted), refused */
+	MCAST_STATS_A_WORMS,		/* u64: worms this node sent (each a
+					 * fragment to several destinations
+					 * at once) */
+	MCAST_STATS_A_WORM_DESTS,	/* u64: the destinations they visited */
+	MCAST_STATS_A_WORM_SPLITS,	/* u64: worms split in two or more, over
+					 * the transport's destination or
+					 * header limit */
+	MCAST_STATS_A_OFFLOAD_FALLBACKS,	/* u64: sends that wanted
+						 * worms and went as U-torus:
+						 * no IR, or a torus worms
+						 * cannot run on */
+	MCAST_STATS_A_RX_WORMS,		/* u64: transfers received as part of a
+					 * worm (intermediate reception) */
 
 	__MCAST_STATS_A_MAX,
 	MCAST_STATS_A_MAX = __MCAST_STATS_A_MAX - 1
