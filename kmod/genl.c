@@ -18,6 +18,7 @@
 #include "genl.h"
 #include "compat.h"
 #include "chain.h"
+#include "schedule.h"
 
 static struct genl_family mcast_family;
 
@@ -71,6 +72,12 @@ static const struct nla_policy mcast_node_policy[MCAST_NODE_A_MAX + 1] = {
 	[MCAST_NODE_A_KEY_USE] = { .type = NLA_REJECT },
 	[MCAST_NODE_A_TRANSPORT_CAPS] = { .type = NLA_REJECT },
 	[MCAST_NODE_A_TRANSPORT_MTU] = { .type = NLA_REJECT },
+	[MCAST_NODE_A_ALGORITHM] = NLA_POLICY_MAX(NLA_U8,
+						  __MCAST_ALGORITHM_MAX - 1),
+	/* mu-torus splits each piece in r >= 2; r travels in one byte */
+	[MCAST_NODE_A_ALGO_R] = NLA_POLICY_RANGE(NLA_U32, 2, MCAST_ALGO_R_MAX),
+	[MCAST_NODE_A_WORM_DESTS] = { .type = NLA_REJECT },
+	[MCAST_NODE_A_WORM_HDR] = { .type = NLA_REJECT },
 };
 
 static const struct nla_policy mcast_key_policy[MCAST_KEY_A_MAX + 1] = {
@@ -150,6 +157,16 @@ static int mcast_put_keys(struct sk_buff *skb, const struct mcast_auth *a)
 	       nla_put_u8(skb, MCAST_NODE_A_KEY_USE, a->use->id);
 }
 
+/* A worm's limits, where the transport has intermediate reception. */
+static int mcast_put_worm_limits(struct sk_buff *skb,
+				 const struct mcast_transport_ops *tp)
+{
+	if (!tp || !(tp->caps & MCAST_TP_CAP_IR))
+		return 0;
+	return nla_put_u32(skb, MCAST_NODE_A_WORM_DESTS, tp->max_worm_dests) ||
+	       nla_put_u32(skb, MCAST_NODE_A_WORM_HDR, tp->max_worm_hdr);
+}
+
 static int mcast_put_node(struct sk_buff *skb, struct mcast_net *mn)
 {
 	struct nlattr *nest;
@@ -176,8 +193,11 @@ static int mcast_put_node(struct sk_buff *skb, struct mcast_net *mn)
 	    nla_put_string(skb, MCAST_NODE_A_TRANSPORT, mn->tp->name) ||
 	    nla_put_u32(skb, MCAST_NODE_A_TRANSPORT_CAPS, mn->tp->caps) ||
 	    nla_put_u32(skb, MCAST_NODE_A_TRANSPORT_MTU, mn->tp->max_payload) ||
+	    mcast_put_worm_limits(skb, mn->tp) ||
 	    nla_put_u32(skb, MCAST_NODE_A_RTO_MS, mn->rto_ms) ||
 	    nla_put_u32(skb, MCAST_NODE_A_RETRIES, mn->retries) ||
+	    nla_put_u8(skb, MCAST_NODE_A_ALGORITHM, mn->algo) ||
+	    nla_put_u32(skb, MCAST_NODE_A_ALGO_R, mn->algo_r) ||
 	    mcast_put_keys(skb, &mn->auth))
 		goto cancel;
 	nla_nest_end(skb, nest);
@@ -265,6 +285,23 @@ static int mcast_put_gauges(struct sk_buff *skb, struct mcast_net *mn)
 	       mcast_put_gauge(skb, MCAST_STATS_A_BLOCKED, mn->nblocked);
 }
 
+static int mcast_put_count(struct sk_buff *skb, int attr, const atomic64_t *c)
+{
+	return nla_put_u64_64bit(skb, attr, atomic64_read(c), MCAST_STATS_A_PAD);
+}
+
+/* The node's worms: sent, their destinations and splits, and received. */
+static int mcast_put_worm_stats(struct sk_buff *skb,
+				const struct mcast_stats *s)
+{
+	return mcast_put_count(skb, MCAST_STATS_A_WORMS, &s->worms) ||
+	       mcast_put_count(skb, MCAST_STATS_A_WORM_DESTS, &s->worm_dests) ||
+	       mcast_put_count(skb, MCAST_STATS_A_WORM_SPLITS, &s->worm_splits) ||
+	       mcast_put_count(skb, MCAST_STATS_A_OFFLOAD_FALLBACKS,
+			       &s->offload_fallbacks) ||
+	       mcast_put_count(skb, MCAST_STATS_A_RX_WORMS, &s->rx_worms);
+}
+
 /* @mn: the node's, with its data path's gauges; NULL for a group's. */
 static int mcast_put_stats(struct sk_buff *skb, const struct mcast_stats *s,
 			   u32 group, u32 files, struct mcast_net *mn)
@@ -326,7 +363,8 @@ static int mcast_put_stats(struct sk_buff *skb, const struct mcast_stats *s,
 	     nla_put_u64_64bit(skb, MCAST_STATS_A_CUTOFFS,
 			       atomic64_read(&s->cutoffs), MCAST_STATS_A_PAD) ||
 	     nla_put_u64_64bit(skb, MCAST_STATS_A_RX_STALE,
-			       atomic64_read(&s->rx_stale), MCAST_STATS_A_PAD)))
+			       atomic64_read(&s->rx_stale), MCAST_STATS_A_PAD) ||
+	     mcast_put_worm_stats(skb, s)))
 		goto cancel;
 	if (mn && mcast_put_gauges(skb, mn))
 		goto cancel;
@@ -338,7 +376,7 @@ cancel:
 }
 
 #define MCAST_STATS_SIZE (nla_total_size(0) + 2 * nla_total_size(4) + \
-			  35 * nla_total_size_64bit(8))
+			  40 * nla_total_size_64bit(8))
 
 /* ------------------------------------------------------- notifications */
 
@@ -583,6 +621,54 @@ static int mcast_node_open(struct mcast_net *mn, u16 port,
 	return err;
 }
 
+/* The planning core's algorithm for each MCAST_ALGORITHM_*. */
+static const enum mc_algo mcast_plan_algo[__MCAST_ALGORITHM_MAX] = {
+	[MCAST_ALGORITHM_AUTO] = MC_ALGO_UTORUS,	/* runs on any torus */
+	[MCAST_ALGORITHM_UTORUS] = MC_ALGO_UTORUS,
+	[MCAST_ALGORITHM_STORUS] = MC_ALGO_STORUS,
+	[MCAST_ALGORITHM_MDTORUS] = MC_ALGO_MDTORUS,
+	[MCAST_ALGORITHM_MUTORUS] = MC_ALGO_MUTORUS,
+};
+
+/*
+ * The algorithm the node has after NODE_SET (@tb's or its own) must run on
+ * the torus @t it has then: a path-based one needs UTPR's torus.  A
+ * transport without IR is no reason to refuse: sends run the worms in
+ * software (chains, counted), and the transport may change.  Under
+ * mn->lock.
+ */
+static int mcast_node_algo_check(struct mcast_net *mn, const struct mc_torus *t,
+				 struct nlattr **tb,
+				 struct netlink_ext_ack *extack)
+{
+	struct nlattr *a = tb[MCAST_NODE_A_ALGORITHM];
+	u8 algo = a ? nla_get_u8(a) : mn->algo;
+	u32 r = tb[MCAST_NODE_A_ALGO_R] ?
+		nla_get_u32(tb[MCAST_NODE_A_ALGO_R]) : mn->algo_r;
+	const char *why = NULL;
+
+	if (!mc_algo_supported(t, mcast_plan_algo[algo], r, &why))
+		return 0;
+	why = why ?: "the torus cannot run this algorithm";
+	if (a)
+		mcast_extack_set(extack, a, why);
+	else	/* the topology changed under the node's algorithm */
+		mcast_extack_fmt(extack, tb[MCAST_NODE_A_DIMS],
+				 "the node's algorithm cannot run on this torus: set another with it",
+				 "%s (the node's algorithm: set another with this topology)",
+				 why);
+	return -EINVAL;
+}
+
+static void mcast_node_algo_apply(struct mcast_net *mn, struct nlattr **tb)
+{
+	/* the data path reads them when a send starts */
+	if (tb[MCAST_NODE_A_ALGORITHM])
+		WRITE_ONCE(mn->algo, nla_get_u8(tb[MCAST_NODE_A_ALGORITHM]));
+	if (tb[MCAST_NODE_A_ALGO_R])
+		WRITE_ONCE(mn->algo_r, nla_get_u32(tb[MCAST_NODE_A_ALGO_R]));
+}
+
 static int mcast_node_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct mcast_net *mn = mcast_info_net(info);
@@ -641,11 +727,15 @@ static int mcast_node_set_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -EBUSY;
 		goto out;
 	}
+	err = mcast_node_algo_check(mn, &t, tb, extack);
+	if (err)
+		goto out;
 	if (tb[MCAST_NODE_A_PORT])
 		port = nla_get_u16(tb[MCAST_NODE_A_PORT]);
 	err = mcast_node_open(mn, port, &tp, tb, extack);
 	if (err)
 		goto out;
+	mcast_node_algo_apply(mn, tb);
 	if (tb[MCAST_NODE_A_RTO_MS])
 		mn->rto_ms = nla_get_u32(tb[MCAST_NODE_A_RTO_MS]);
 	if (tb[MCAST_NODE_A_RETRIES])

@@ -100,6 +100,32 @@ ctl "node set: a coordinate outside the torus" 1 "out of range" \
 ctl "node set: a coordinate with too many elements" 1 "has 3 elements" \
 	node set topology torus:4x4 coord 1,2,3
 ctl "node show with an extra argument" 2 'unexpected argument "x"' node show x
+ctl "node set algorithm without a value" 2 "algorithm needs a value" \
+	node set algorithm
+ctl "node set algorithm twice" 2 "algorithm given twice" \
+	node set algorithm auto algorithm u-torus
+forms="expected auto, u-torus, s-torus, md-torus, mu-torus or mu-torus:R"
+ctl "node set algorithm separate: the accepted forms" 1 \
+	"algorithm \"separate\": $forms" node set algorithm separate
+ctl "node set algorithm in capitals" 1 "algorithm \"U-TORUS\": $forms" \
+	node set algorithm U-TORUS
+ctl "node set algorithm empty" 1 "algorithm \"\": $forms" node set algorithm ""
+ctl "node set algorithm mu-torus:1" 1 \
+	'algorithm "mu-torus:1": R must be 2 to 255' node set algorithm mu-torus:1
+ctl "node set algorithm mu-torus:256" 1 \
+	'algorithm "mu-torus:256": R must be 2 to 255' \
+	node set algorithm mu-torus:256
+ctl "node set algorithm mu-torus: without R" 1 "R must be 2 to 255" \
+	node set algorithm mu-torus:
+ctl "node set algorithm mu-torus:+8" 1 "R must be 2 to 255" \
+	node set algorithm mu-torus:+8
+ctl "node set algorithm s-torus:4" 1 \
+	'algorithm "s-torus:4": only mu-torus takes a parameter (mu-torus:R)' \
+	node set algorithm s-torus:4
+for a in auto u-torus s-torus md-torus mu-torus mu-torus:2 mu-torus:255; do
+	ctl "node set algorithm $a: valid, not loaded" 4 "$nl" \
+		node set algorithm "$a"
+done
 head -c 32 /dev/zero > "$tmp/key.raw"
 printf '%064d\n' 7 > "$tmp/key.hex"
 printf 'short\n' > "$tmp/key.bad"

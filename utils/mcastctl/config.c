@@ -144,12 +144,98 @@ static int open_node(struct ctl_nl *nl, const char *what, struct ctl_node *node,
 
 /* ------------------------------------------------------------------ node */
 
+/* MCAST_ALGORITHM_*, as node set reads them and node show prints them. */
+static const char *const node_algos[__MCAST_ALGORITHM_MAX] = {
+	[MCAST_ALGORITHM_AUTO] = "auto",
+	[MCAST_ALGORITHM_UTORUS] = "u-torus",
+	[MCAST_ALGORITHM_STORUS] = "s-torus",
+	[MCAST_ALGORITHM_MDTORUS] = "md-torus",
+	[MCAST_ALGORITHM_MUTORUS] = "mu-torus",
+};
+
+#define NODE_ALGOS "auto, u-torus, s-torus, md-torus, mu-torus or mu-torus:R"
+#define NODE_ALGO_R_MAX 255	/* MCAST_NODE_A_ALGO_R: one header byte */
+
+static const char *node_algo_name(u8 algo)
+{
+	return algo < __MCAST_ALGORITHM_MAX ? node_algos[algo] : "unknown";
+}
+
+/*
+ * "auto", "u-torus", "s-torus", "md-torus", "mu-torus" (the node keeps its
+ * r: *@r = 0) or "mu-torus:R".  Prints why not and returns the exit status.
+ */
+static int parse_node_algo(const char *what, const char *s, u8 *algo, u32 *r)
+{
+	const char *colon = strchr(s, ':');
+	size_t len = colon ? (size_t)(colon - s) : strlen(s);
+	char q[80];
+	u8 i;
+
+	printable(s, q, sizeof(q));
+	for (i = 0; i < __MCAST_ALGORITHM_MAX; i++)
+		if (strlen(node_algos[i]) == len && !strncmp(s, node_algos[i], len))
+			break;
+	if (i == __MCAST_ALGORITHM_MAX)
+		return input_err(what, "algorithm \"%s\": expected " NODE_ALGOS, q);
+	*algo = i;
+	*r = 0;
+	if (!colon)
+		return 0;
+	if (i != MCAST_ALGORITHM_MUTORUS)
+		return input_err(what, "algorithm \"%s\": only mu-torus takes a parameter (mu-torus:R)",
+				 q);
+	if (parse_u32(colon + 1, NODE_ALGO_R_MAX, r) || *r < 2)
+		return input_err(what, "algorithm \"%s\": R must be 2 to %u",
+				 q, NODE_ALGO_R_MAX);
+	return 0;
+}
+
+/*
+ * How sends go under the node's algorithm, where that is not plain: what
+ * auto picks; U-torus where the torus cannot run worms; without IR on the
+ * transport, auto takes U-torus or, for long messages, Mu-torus(4) chains
+ * (data_send.c), the rest its worms in software (chains).
+ */
+static const char *algo_note(const struct ctl_node *node, char *buf,
+			     size_t size)
+{
+	bool ir = node->tp_caps & MCAST_TRANSPORT_CAP_IR;
+	const char *why = NULL;
+	u8 a = node->algo;
+
+	if (a == MCAST_ALGORITHM_UTORUS || a >= __MCAST_ALGORITHM_MAX)
+		return "";
+	if (mc_algo_supported(&node->t, MC_ALGO_STORUS, 0, &why)) {
+		snprintf(buf, size, " (u-torus: %s)", why ? why : "this torus");
+		return buf;
+	}
+	if (a == MCAST_ALGORITHM_AUTO && ir) {
+		snprintf(buf, size, " (s-torus or mu-torus:%u)", node->algo_r);
+		return buf;
+	}
+	if (a == MCAST_ALGORITHM_AUTO)
+		return " (u-torus; mu-torus:4 chains from 512 KiB: the transport has no ir)";
+	return ir ? "" : " (worms in software: the transport has no ir)";
+}
+
+/* "algorithm    mu-torus:8", "algorithm    auto (s-torus or mu-torus:8)" */
+static void print_algo(const struct ctl_node *node)
+{
+	char buf[192];
+
+	printf("algorithm    %s", node_algo_name(node->algo));
+	if (node->algo == MCAST_ALGORITHM_MUTORUS)
+		printf(":%u", node->algo_r);
+	printf("%s\n", algo_note(node, buf, sizeof(buf)));
+}
+
 void cmd_node_usage(FILE *f)
 {
 	fputs("usage: mcastctl node show [-j]\n"
 	      "       mcastctl node set [topology torus:K[xK...][:uni|:bi]] [coord C]\n"
 	      "                         [port P] [transport udp|tcp] [rto MS]\n"
-	      "                         [retries N]\n"
+	      "                         [retries N] [algorithm A]\n"
 	      "       mcastctl node set key FILE|none [key-id N]\n"
 	      "       mcastctl node set key-next FILE key-id N\n"
 	      "       mcastctl node set key-use N | key-drop N\n"
@@ -158,6 +244,10 @@ void cmd_node_usage(FILE *f)
 	      "set: configure them (the topology and the coordinate together the\n"
 	      "first time; later either one alone).  Coordinates and radices are\n"
 	      "written highest dimension first, as in mcastctl plan.\n"
+	      "algorithm: how the node multicasts: auto, u-torus, s-torus, md-torus,\n"
+	      "mu-torus (keeping its R) or mu-torus:R (R 2 to 255).  The path-based\n"
+	      "ones (s-, md-, mu-torus) need a unidirectional torus with equal\n"
+	      "radices; without ir on the transport their worms go in software.\n"
 	      "key: the cluster key, 32 bytes (raw, or 64 hex digits), that every\n"
 	      "datagram is authenticated with, installed (id N, default 1) and used\n"
 	      "at once; none: no key.  To rotate without losing a message: key-next\n"
@@ -275,6 +365,16 @@ static int node_show(int argc, char **argv)
 				json_key_uint(&o.j, "rto_ms", node.rto_ms);
 			if (node.retries)
 				json_key_uint(&o.j, "retries", node.retries);
+			if (node.has_algo) {
+				json_key_str(&o.j, "algorithm",
+					     node_algo_name(node.algo));
+				json_key_uint(&o.j, "algo_r", node.algo_r);
+			}
+			if (node.worm_dests) {
+				json_key_uint(&o.j, "worm_dests",
+					      node.worm_dests);
+				json_key_uint(&o.j, "worm_hdr", node.worm_hdr);
+			}
 			json_keys(&o.j, &node);
 		}
 		json_obj_end(&o.j);
@@ -295,6 +395,11 @@ static int node_show(int argc, char **argv)
 	if (node.tp_mtu)
 		printf("capabilities %s; %u-byte datagrams\n",
 		       caps_str(node.tp_caps, caps), node.tp_mtu);
+	if (node.worm_dests)
+		printf("worms        of up to %u destinations, %u-byte compound headers\n",
+		       node.worm_dests, node.worm_hdr);
+	if (node.has_algo)
+		print_algo(&node);
 	print_keys(&node);
 	return MCASTCTL_OK;
 }
@@ -304,7 +409,9 @@ static int node_set(int argc, char **argv)
 	const char *what = "node set";
 	const char *topo_s = NULL, *coord_s = NULL, *port_s = NULL;
 	const char *rto_s = NULL, *retries_s = NULL, *tp_s = NULL;
-	u32 port = 0, rto = 0, retries = 0;
+	const char *algo_s = NULL;
+	u32 port = 0, rto = 0, retries = 0, algo_r = 0;
+	u8 algo = 0;
 	char err_s[PARSE_ERR_MAX];
 	struct ctl_node node;
 	struct mc_torus t;
@@ -332,8 +439,10 @@ static int node_set(int argc, char **argv)
 			slot = &retries_s;
 		else if (!strcmp(argv[i], "transport"))
 			slot = &tp_s;
+		else if (!strcmp(argv[i], "algorithm"))
+			slot = &algo_s;
 		else
-			return usage_err(what, "unknown keyword \"%.64s\" (topology, coord, port, transport, rto, retries)",
+			return usage_err(what, "unknown keyword \"%.64s\" (topology, coord, port, transport, rto, retries, algorithm)",
 					 argv[i]);
 		if (i + 1 >= argc)
 			return usage_err(what, "%s needs a value", argv[i]);
@@ -341,8 +450,9 @@ static int node_set(int argc, char **argv)
 			return usage_err(what, "%s given twice", argv[i]);
 		*slot = argv[i + 1];
 	}
-	if (!topo_s && !coord_s && !port_s && !rto_s && !retries_s && !tp_s)
-		return usage_err(what, "nothing to set: topology T, coord C, port P, transport NAME, rto MS, retries N");
+	if (!topo_s && !coord_s && !port_s && !rto_s && !retries_s && !tp_s &&
+	    !algo_s)
+		return usage_err(what, "nothing to set: topology T, coord C, port P, transport NAME, rto MS, retries N, algorithm A");
 	if (tp_s && (!*tp_s || strlen(tp_s) >= MCAST_TRANSPORT_NAME_MAX))
 		return input_err(what, "transport: expected a name of 1 to %d characters (udp, tcp)",
 				 MCAST_TRANSPORT_NAME_MAX - 1);
@@ -352,6 +462,8 @@ static int node_set(int argc, char **argv)
 		return input_err(what, "rto: expected 1 to 60000 (ms)");
 	if (retries_s && (parse_u32(retries_s, 1000, &retries) || !retries))
 		return input_err(what, "retries: expected 1 to 1000");
+	if (algo_s && (err = parse_node_algo(what, algo_s, &algo, &algo_r)))
+		return err;
 	if (topo_s && parse_topology(topo_s, &t, err_s))
 		return input_err(what, "%s", err_s);
 	if (topo_s && coord_s && parse_coord(&t, coord_s, &id, err_s))
@@ -393,7 +505,9 @@ static int node_set(int argc, char **argv)
 	    (port_s && nla_put_u16(msg, MCAST_NODE_A_PORT, port)) ||
 	    (tp_s && nla_put_string(msg, MCAST_NODE_A_TRANSPORT, tp_s)) ||
 	    (rto_s && nla_put_u32(msg, MCAST_NODE_A_RTO_MS, rto)) ||
-	    (retries_s && nla_put_u32(msg, MCAST_NODE_A_RETRIES, retries))) {
+	    (retries_s && nla_put_u32(msg, MCAST_NODE_A_RETRIES, retries)) ||
+	    (algo_s && nla_put_u8(msg, MCAST_NODE_A_ALGORITHM, algo)) ||
+	    (algo_r && nla_put_u32(msg, MCAST_NODE_A_ALGO_R, algo_r))) {
 		nlmsg_free(msg);
 		ctl_nl_close(&nl);
 		return nomem(what);
@@ -1030,6 +1144,11 @@ static const struct {
 	{ MCAST_STATS_A_BLOCKED, "blocked" },
 	{ MCAST_STATS_A_CUTOFFS, "cutoffs" },
 	{ MCAST_STATS_A_RX_STALE, "rx_stale" },
+	{ MCAST_STATS_A_WORMS, "worms" },
+	{ MCAST_STATS_A_WORM_DESTS, "worm_dests" },
+	{ MCAST_STATS_A_WORM_SPLITS, "worm_splits" },
+	{ MCAST_STATS_A_OFFLOAD_FALLBACKS, "offload_fallbacks" },
+	{ MCAST_STATS_A_RX_WORMS, "rx_worms" },
 };
 
 #define STAT_KEYS_ALWAYS 5	/* the first ones: present in every reply */

@@ -272,6 +272,16 @@ int ctl_parse_node(struct nlattr *nest, struct ctl_node *node)
 		node->tp_caps = nla_get_u32(tb[MCAST_NODE_A_TRANSPORT_CAPS]);
 	if (tb[MCAST_NODE_A_TRANSPORT_MTU])
 		node->tp_mtu = nla_get_u32(tb[MCAST_NODE_A_TRANSPORT_MTU]);
+	if (tb[MCAST_NODE_A_WORM_DESTS])
+		node->worm_dests = nla_get_u32(tb[MCAST_NODE_A_WORM_DESTS]);
+	if (tb[MCAST_NODE_A_WORM_HDR])
+		node->worm_hdr = nla_get_u32(tb[MCAST_NODE_A_WORM_HDR]);
+	if (tb[MCAST_NODE_A_ALGORITHM]) {
+		node->has_algo = true;
+		node->algo = nla_get_u8(tb[MCAST_NODE_A_ALGORITHM]);
+	}
+	if (tb[MCAST_NODE_A_ALGO_R])
+		node->algo_r = nla_get_u32(tb[MCAST_NODE_A_ALGO_R]);
 	if (tb[MCAST_NODE_A_KEY_IDS]) {
 		node->nkeys = nla_len(tb[MCAST_NODE_A_KEY_IDS]);
 		if (node->nkeys > MCAST_KEYS_MAX)

@@ -60,6 +60,11 @@ struct ctl_node {
 	char transport[MCAST_TRANSPORT_NAME_MAX];
 	u32 tp_caps;			/* MCAST_TRANSPORT_CAP_* */
 	u32 tp_mtu;			/* 0 if not reported */
+	u32 worm_dests;			/* 0: no IR (or not reported) */
+	u32 worm_hdr;
+	bool has_algo;			/* the kernel reports the next two */
+	u8 algo;			/* enum mcast_algorithm */
+	u32 algo_r;			/* mu-torus r */
 	u8 key_ids[MCAST_KEYS_MAX];	/* the cluster keys it has */
 	u32 nkeys;
 	u8 key_use;			/* the one it sends with */

@@ -4,7 +4,8 @@
 # mcastctl node/peer/group/stats against the loaded module: configure a
 # node of a 4x4 torus, add and remove peers and groups, read them back in
 # text and JSON, and check that the kernel's refusals reach the user with
-# their extack message and exit status 4.  Then unload: "not loaded".
+# their extack message and exit status 4; the node's algorithm and the
+# worms' limits on a transport with IR.  Then unload: "not loaded".
 
 # shellcheck source=tests/vm/guest/tap.sh
 . /tests/tap.sh
@@ -43,7 +44,7 @@ without_autoload() {
 # A previous test may have left the module loaded.
 rmmod mcast 2>/dev/null
 
-plan 33
+plan 71
 
 expect "without the module: node show says it is not loaded" 4 \
 	"mcast kernel module is not loaded" without_autoload mcastctl node show
@@ -58,10 +59,94 @@ expect "peer add before the node is configured is refused" 1 \
 run_ok "node set topology torus:4x4 coord 1,2" \
 	mcastctl node set topology torus:4x4 coord 1,2
 is "$(mcastctl node show -j 2>&1)" \
-	'{"configured":true,"id":6,"coord":[1,2],"topology":{"kind":"torus","dims":[4,4],"links":"uni","nodes":16},"transport":"tcp","transport_caps":["reliable"],"transport_mtu":65536,"port":7447,"rto_ms":200,"retries":6,"key_id":null,"key_ids":[]}' \
-	"node show -j: id 6, coordinate [1,2], torus 4x4 uni, TCP transport defaults (reliable, 64 KiB datagrams)"
+	'{"configured":true,"id":6,"coord":[1,2],"topology":{"kind":"torus","dims":[4,4],"links":"uni","nodes":16},"transport":"tcp","transport_caps":["reliable"],"transport_mtu":65536,"port":7447,"rto_ms":200,"retries":6,"algorithm":"auto","algo_r":8,"key_id":null,"key_ids":[]}' \
+	"node show -j: id 6, coordinate [1,2], torus 4x4 uni, TCP transport defaults (reliable, 64 KiB datagrams), algorithm auto, r 8"
 expect "node show: text" 0 "(1,2)" mcastctl node show
 run_ok "node set coord 1,2 again (no change)" mcastctl node set coord 1,2
+
+# The node's algorithm, in mcastctl's words; TCP has no IR, so auto is
+# U-torus and a path-based one sends its worms in software (chains).
+algo_text() {
+	mcastctl node show | sed -n 's/^algorithm *//p'
+}
+algo_json() {
+	mcastctl -j node show |
+		sed -n 's/.*"algorithm":\("[^"]*","algo_r":[0-9]*\).*/\1/p'
+}
+# set_algo WORD TEXT JSON: node set algorithm WORD, then node show says
+# TEXT and node show -j JSON.
+set_algo() {
+	run_ok "node set algorithm $1" mcastctl node set algorithm "$1"
+	is "$(algo_text)" "$2" "node show after algorithm $1: $2"
+	is "$(algo_json)" "$3" "node show -j after algorithm $1: $3"
+}
+noir="worms in software: the transport has no ir"
+is "$(algo_text)" "auto (u-torus; mu-torus:4 chains from 512 KiB: the transport has no ir)" \
+	"node show: algorithm auto, which is u-torus without IR"
+set_algo u-torus "u-torus" '"u-torus","algo_r":8'
+set_algo s-torus "s-torus ($noir)" '"s-torus","algo_r":8'
+set_algo md-torus "md-torus ($noir)" '"md-torus","algo_r":8'
+set_algo mu-torus:4 "mu-torus:4 ($noir)" '"mu-torus","algo_r":4'
+set_algo u-torus "u-torus" '"u-torus","algo_r":4'
+set_algo mu-torus "mu-torus:4 ($noir)" '"mu-torus","algo_r":4'
+expect "algorithm mu-torus:1: refused before the kernel" 1 \
+	'algorithm "mu-torus:1": R must be 2 to 255' \
+	mcastctl node set algorithm mu-torus:1
+expect "algorithm mu-torus:256: refused before the kernel" 1 \
+	'algorithm "mu-torus:256": R must be 2 to 255' \
+	mcastctl node set algorithm mu-torus:256
+expect "algorithm separate: the accepted forms are named" 1 \
+	"expected auto, u-torus, s-torus, md-torus, mu-torus or mu-torus:R" \
+	mcastctl node set algorithm separate
+expect "s-torus on a bidirectional torus: the kernel's reason, exit 4" 4 \
+	"path-based algorithms (UTPR) need a unidirectional torus" \
+	mcastctl node set topology torus:4x4:bi algorithm s-torus
+expect "a bidirectional torus under mu-torus: refused, naming the node's algorithm" \
+	4 "the node's algorithm" mcastctl node set topology torus:4x4:bi
+if [ -x /usr/local/bin/mcast_probe ]; then
+	expect "an unprivileged user cannot set the algorithm" 4 \
+		"(this command needs CAP_NET_ADMIN)" mcast_probe nobody exec \
+		/usr/local/bin/mcastctl node set algorithm s-torus
+else
+	skip "an unprivileged user cannot set the algorithm" "no mcast_probe"
+fi
+is "$(algo_json),$(mcastctl -j node show | sed -n 's/.*"links":"\([a-z]*\)".*/\1/p')" \
+	'"mu-torus","algo_r":4,uni' "refused requests changed nothing"
+set_algo auto "auto (u-torus; mu-torus:4 chains from 512 KiB: the transport has no ir)" '"auto","algo_r":4'
+
+# A transport with IR (the simulated fabric): the worms' limits, and auto
+# sends worms.
+IRSIM_KO=${MCAST_KO%/*}/mcast_irsim.ko
+D=/sys/kernel/debug/mcast_irsim
+if insmod "$IRSIM_KO" 2>/dev/null && echo torus:4x4 > $D/fabric; then
+	run_ok "node set transport irsim" mcastctl node set transport irsim
+	case $(mcastctl node show) in
+	*"worms        of up to "[1-9]*" destinations, "[1-9]*"-byte compound headers"*)
+		pass "node show on irsim: the worms' limits" ;;
+	*) fail "node show on irsim: the worms' limits" "$(mcastctl node show)" ;;
+	esac
+	case $(mcastctl -j node show) in
+	*'"algorithm":"auto","algo_r":4,"worm_dests":'[1-9]*',"worm_hdr":'[1-9]*',"key_id":'*)
+		pass "node show -j on irsim: worm_dests and worm_hdr" ;;
+	*) fail "node show -j on irsim: worm_dests and worm_hdr" "$(mcastctl -j node show)" ;;
+	esac
+	is "$(algo_text)" "auto (s-torus or mu-torus:4)" "node show on irsim: auto sends worms"
+	run_ok "node set transport tcp" mcastctl node set transport tcp
+	case $(mcastctl -j node show) in
+	*worm_*) fail "back on TCP: no worm limits" "$(mcastctl -j node show)" ;;
+	*) pass "back on TCP: no worm limits" ;;
+	esac
+	echo none > $D/fabric
+	run_ok "rmmod mcast_irsim" rmmod mcast_irsim
+else
+	rmmod mcast_irsim 2>/dev/null
+	for _t in "node set transport irsim" "node show on irsim: the worms' limits" \
+		"node show -j on irsim: worm_dests and worm_hdr" \
+		"node show on irsim: auto sends worms" "node set transport tcp" \
+		"back on TCP: no worm limits" "rmmod mcast_irsim"; do
+		skip "$_t" "no mcast_irsim.ko or no fabric"
+	done
+fi
 
 run_ok "peer add 1,3 addr 10.0.0.7 port 7447" \
 	mcastctl peer add 1,3 addr 10.0.0.7 port 7447
@@ -106,6 +191,14 @@ case $out in
 '{"node":{"tx_msgs":0,'*'"groups":[{"group":5,'*) pass "-j stats show: the node's and group 5's counters" ;;
 *) fail "-j stats show: the node's and group 5's counters" "$out" ;;
 esac
+case $out in
+*'"worms":0,"worm_dests":0,"worm_splits":0,"offload_fallbacks":0,"rx_worms":0,'*'"groups"'*)
+	pass "-j stats show: the node's worm counters, at 0" ;;
+*) fail "-j stats show: the node's worm counters, at 0" "$out" ;;
+esac
+expect "stats show: the worm counters, at 0" 0 \
+	"worms 0 worm_dests 0 worm_splits 0 offload_fallbacks 0 rx_worms 0" \
+	mcastctl stats show
 expect "stats show group 5" 0 "group 5:" mcastctl stats show group 5
 expect "stats show group 99: no such group" 4 "no such group" \
 	mcastctl stats show group 99

@@ -62,13 +62,41 @@ run_ok "NODE_SET 4x4 unidirectional at (1,2)" mcast_probe node-set 4,4 1,2
 expect_out "NODE_GET round trip" "node kind=1 links=0 dims=4,4 coord=1,2 id=9" \
 	node-get
 expect_out "mcast_info agrees" \
-	"abi=1 caps=0x1f node=9 kind=1 links=0 ndims=2 dims=4,4 coord=1,2 rxq_limit=256 max_msg=4194304" \
+	"abi=1 caps=0x3f node=9 kind=1 links=0 ndims=2 dims=4,4 coord=1,2 rxq_limit=256 max_msg=4194304" \
 	info
 _out=$(mcast_probe node-set 4,4 1,9)
 case $_out in
 *"sigma_1"* | *"outside the torus"*) pass "the extack message names the problem" ;;
 *) fail "the extack message names the problem" "$_out" ;;
 esac
+
+# The algorithm (enum mcast_algorithm; mcastctl's words: ctl_config.t).
+run_ok "NODE_SET mu-torus (4) with r 4" mcast_probe node-set 4,4 1,2 algo=4 r=4
+expect_err "NODE_SET with algorithm 5: ERANGE (policy)" ERANGE \
+	node-set 4,4 1,2 algo=5
+expect_err "NODE_SET with r 1: ERANGE (policy)" ERANGE node-set 4,4 1,2 r=1
+expect_err "NODE_SET with r 256: ERANGE (policy)" ERANGE node-set 4,4 1,2 r=256
+expect_err "NODE_SET to a bidirectional torus under mu-torus: EINVAL" EINVAL \
+	node-set 4,4 1,2 bi
+case $(mcast_probe node-set 4,4 1,2 bi) in
+*"the node's algorithm"*) pass "its extack message names the node's algorithm" ;;
+*) fail "its extack message names the node's algorithm" \
+	"$(mcast_probe node-set 4,4 1,2 bi)" ;;
+esac
+run_ok "NODE_SET to a bidirectional torus with u-torus (1) at once" \
+	mcast_probe node-set 4,4 1,2 bi algo=1
+expect_err "NODE_SET s-torus (2) on the bidirectional torus: EINVAL" EINVAL \
+	node-set 4,4 1,2 bi algo=2
+case $(mcast_probe node-set 4,4 1,2 bi algo=2) in
+*"unidirectional"*) pass "its extack message says why" ;;
+*) fail "its extack message says why" "$(mcast_probe node-set 4,4 1,2 bi algo=2)" ;;
+esac
+run_ok "NODE_SET back to the unidirectional torus, algorithm auto (0)" \
+	mcast_probe node-set 4,4 1,2 algo=0
+expect_out "NODE_GET: the same node again" \
+	"node kind=1 links=0 dims=4,4 coord=1,2 id=9" node-get
+expect_err "NODE_SET with an algorithm as an unprivileged user: EPERM" EPERM \
+	nobody node-set 4,4 1,2 algo=2
 
 # Peers.
 run_ok "PEER_NEW by id, IPv4" mcast_probe peer-new 3 10.0.0.3 5000
@@ -146,7 +174,7 @@ expect_err "NODE_SET changing the topology while groups exist: EBUSY" EBUSY \
 # Statistics.
 expect_out "node statistics (with the network data path's)" \
 	"stats tx_msgs=0 tx_bytes=0 rx_msgs=0 rx_bytes=0 rx_drops=0 files=0
-netstats fwd_msgs=0 tx_packets=0 rx_packets=0 retrans=0 fast_retrans=0 dups=0 peer_fails=0 unreached=0 cwnd=128 unacked=0 rx_bad_src=0 rx_malformed=0 rx_mem=0 rewinds=0 tx_expired=0 busy_sent=0 jobs=0 done_jobs=0 transfers=0 queued=0 held=0 msg_mem=0 streams=0 floors=0 late=0 rx_bad_auth=0 timer_ns=0 blocked=0 cutoffs=0 rx_stale=0" stats
+netstats fwd_msgs=0 tx_packets=0 rx_packets=0 retrans=0 fast_retrans=0 dups=0 peer_fails=0 unreached=0 cwnd=128 unacked=0 rx_bad_src=0 rx_malformed=0 rx_mem=0 rewinds=0 tx_expired=0 busy_sent=0 jobs=0 done_jobs=0 transfers=0 queued=0 held=0 msg_mem=0 streams=0 floors=0 late=0 rx_bad_auth=0 timer_ns=0 blocked=0 cutoffs=0 rx_stale=0 worms=0 worm_dests=0 worm_splits=0 offload_fallbacks=0 rx_worms=0" stats
 expect_out "group statistics" \
 	"stats group=7 tx_msgs=0 tx_bytes=0 rx_msgs=0 rx_bytes=0 rx_drops=0 files=0" \
 	stats 7
