@@ -98,6 +98,12 @@ enum { MCW_DATA = 1, MCW_ACK = 2, MCW_DONE = 3 };
 #define MCW_F_ALGO_SHIFT	2
 #define MCW_F_ALGO_MASK		(7 << MCW_F_ALGO_SHIFT)
 /*
+ * DATA: a software worm (no IR): the receiver heads the first piece of
+ * the compound table and passes the rest on, in the same phase, to the
+ * next head (data_worm.c).
+ */
+#define MCW_F_CHAIN		0x20
+/*
  * A path-based transfer's piece table is compound (Fig 6.2): the pieces of
  * every destination of its worm, in visiting order, each one's first
  * entry (its destination) marked MCW_E_HEAD with the piece's md-torus
@@ -181,6 +187,7 @@ struct mcast_job {
 	u8 algo;			/* enum mc_algo it forwards with */
 	u8 r;				/* mu-torus partition size */
 	u8 level;			/* md-torus: its piece's level */
+	bool chain;			/* got a software worm: pass it on */
 	u32 plen;			/* entries of nodes[], its piece */
 	enum mcast_job_state state;
 	u32 src, parent, xid, group, step, nsent;
@@ -233,6 +240,7 @@ struct mcast_tx {
 	struct mcast_worm *worm;	/* its worm's, or NULL */
 	u32 worm_idx;
 	u8 level;			/* md-torus level of its piece */
+	bool chain;			/* a software worm: MCW_F_CHAIN */
 	u32 xid, to, step, len;
 	u32 child_inc;			/* the child's incarnation (0: unheard) */
 	u32 *nodes;			/* the piece, receiver first */
@@ -378,7 +386,13 @@ u32 mcast_tx_frag_hdr(struct mcast_net *mn, struct mcast_tx *tx, u32 i,
  */
 struct mcast_tx *mcast_tx_new(struct mcast_net *mn, struct mcast_job *job,
 			      const u32 *nodes, const u64 *prevs, u32 len,
-			      u8 level, struct mcast_worm *worm);
+			      u8 level, u32 step, struct mcast_worm *worm);
+
+/* The step of @job's next message (a holder's j-th: its own step + j + 1). */
+static inline u32 mcast_job_next_step(const struct mcast_job *job)
+{
+	return job->step + 1 + job->nsent;
+}
 /* Starts @tx: into its peer's window (sending, with @pump), or queued. */
 void mcast_tx_go(struct mcast_net *mn, struct mcast_tx *tx, bool pump);
 /* Encodes piece entries (@head: mark the first, with @level). */
@@ -404,6 +418,12 @@ void mcast_worm_spread(struct mcast_net *mn, struct mcast_job *job,
 void mcast_worm_pump(struct mcast_net *mn, struct mcast_tx *tx);
 /* @tx leaves its worm (freed with the last). */
 void mcast_worm_leave(struct mcast_tx *tx);
+/*
+ * A software worm's receiver passes on the rest of the table (@rest,
+ * @n entries, already encoded, its first a head) to its next head.
+ */
+void mcast_chain_pass(struct mcast_net *mn, struct mcast_job *job,
+		      const u8 *rest, u32 n);
 
 /* data_fifo.c */
 void mcast_streams_expire(struct mcast_net *mn);
@@ -428,6 +448,7 @@ bool mcast_data_writable(struct mcast_net *mn);
  */
 struct mcast_send_ctx {
 	u32 flags;
+	u32 algorithm;		/* MCAST_SEND_ALGORITHM's */
 	u32 timeout_ms;
 	bool nonblock;		/* -EAGAIN instead of waiting for room */
 	u32 *failed;		/* room for nfailed_room ids */

@@ -44,7 +44,7 @@ u32 mcast_tx_frag_hdr(struct mcast_net *mn, struct mcast_tx *tx, u32 i,
 	u32 off = i * fs, end = min(tx->total, off + fs);
 
 	mcw_init(h, mn, MCW_DATA, job->src, tx->xid, job->seq);
-	h->flags |= job->algo << MCW_F_ALGO_SHIFT;
+	h->flags |= job->algo << MCW_F_ALGO_SHIFT | (tx->chain ? MCW_F_CHAIN : 0);
 	h->pad = job->algo == MC_ALGO_MUTORUS ? job->r : 0;
 	h->group = cpu_to_be32(job->group);
 	h->step = cpu_to_be32(tx->step);
@@ -356,7 +356,7 @@ static int mcast_tx_size(struct mcast_net *mn, struct mcast_tx *tx)
 
 struct mcast_tx *mcast_tx_new(struct mcast_net *mn, struct mcast_job *job,
 			      const u32 *nodes, const u64 *prevs, u32 len,
-			      u8 level, struct mcast_worm *worm)
+			      u8 level, u32 step, struct mcast_worm *worm)
 {
 	struct mcast_peer *p = xa_load(&mn->peers, nodes[0]);
 	struct mcast_tx *tx;
@@ -378,10 +378,7 @@ struct mcast_tx *mcast_tx_new(struct mcast_net *mn, struct mcast_job *job,
 	tx->to = nodes[0];
 	tx->len = len;
 	tx->level = level;
-	/* a worm's transfers share their step: the worm counts it once */
-	tx->step = job->step + 1 + job->nsent;
-	if (!worm)
-		job->nsent++;
+	tx->step = step;
 	tx->rtt_frag = U32_MAX;
 	tx->born = jiffies;
 	tx->nodes = kvmalloc_array(len, sizeof(u32), GFP_KERNEL);
@@ -447,10 +444,12 @@ static void mcast_tx_start(struct mcast_net *mn, struct mcast_job *job,
 			   const u32 *nodes, const u64 *prevs, u32 len)
 {
 	struct mcast_tx *tx = mcast_tx_new(mn, job, nodes, prevs, len, 0,
-					   NULL);
+					   mcast_job_next_step(job), NULL);
 
-	if (tx)
-		mcast_tx_go(mn, tx, true);
+	if (!tx)
+		return;
+	job->nsent++;
+	mcast_tx_go(mn, tx, true);
 }
 
 /*

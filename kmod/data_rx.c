@@ -137,6 +137,34 @@ static const char *mcast_piece_find(struct mcast_net *mn,
 	return NULL;
 }
 
+/*
+ * A software worm's table: this node's piece first, and the whole table
+ * (what this node passes on too) a run of an H-cycle with sane levels.
+ */
+static const char *mcast_chain_check(struct mcast_net *mn,
+				     struct mcast_job *job, u32 at)
+{
+	const char *why = NULL;
+	u32 *ids, i, e;
+
+	if (at)
+		return "a software worm whose first piece is not this node's";
+	ids = kvmalloc_array(job->count, sizeof(u32), GFP_KERNEL);
+	if (!ids)
+		return "out of memory";
+	for (i = 0; i < job->count && !why; i++) {
+		e = get_unaligned_be32(job->pbuf + i * MCW_ENTRY);
+		ids[i] = e & MCW_E_ID;
+		if ((e & MCW_E_LEVEL_MASK) >> MCW_E_LEVEL_SHIFT > mn->torus.n)
+			why = "a level above the torus's dimensions";
+	}
+	if (!why)
+		mc_piece_verify(&mn->torus, MC_ORDER_HAM, ids, job->count,
+				&why);
+	kvfree(ids);
+	return why;
+}
+
 /* This node's piece into job->nodes and job->prevs; NULL or what is wrong. */
 static const char *mcast_piece_take(struct mcast_net *mn,
 				    struct mcast_job *job)
@@ -148,6 +176,8 @@ static const char *mcast_piece_take(struct mcast_net *mn,
 	job->plen = path ? 0 : job->count;
 	if (path)
 		why = mcast_piece_find(mn, job, &at);
+	if (!why && job->chain)
+		why = mcast_chain_check(mn, job, at);
 	if (why)
 		return why;
 	job->nodes = kvmalloc_array(job->plen, sizeof(u32), GFP_KERNEL);
@@ -183,6 +213,9 @@ static void mcast_job_start(struct mcast_net *mn, struct mcast_job *job)
 		mcast_job_reject_piece(mn, job, why);
 		return;
 	}
+	if (job->chain && job->plen < job->count)
+		mcast_chain_pass(mn, job, job->pbuf + job->plen * MCW_ENTRY,
+				 job->count - job->plen);
 	kvfree(job->pbuf);	/* the fragments holding it are all in */
 	job->pbuf = NULL;
 	mcast_job_spread(mn, job, job->nodes, job->prevs, job->plen,
@@ -244,6 +277,7 @@ static u32 mcast_data_check(struct mcast_net *mn, const struct mcw_hdr *h,
 		return 0;
 	/* an algorithm this torus runs, and r only where it has one */
 	if (algo > MC_ALGO_MUTORUS ||
+	    ((h->flags & MCW_F_CHAIN) && !mc_algo_is_path_based(algo)) ||
 	    (algo == MC_ALGO_MUTORUS ? h->pad < 2 : h->pad) ||
 	    (mc_algo_is_path_based(algo) &&
 	     mc_algo_supported(&mn->torus, algo, h->pad, NULL)))
@@ -305,6 +339,7 @@ static struct mcast_job *mcast_job_new_rx(struct mcast_net *mn,
 	job->step = be32_to_cpu(h->step);
 	job->algo = max_t(u8, mcw_algo(h), MC_ALGO_UTORUS);
 	job->r = h->pad;
+	job->chain = h->flags & MCW_F_CHAIN;
 	job->msg_len = len;
 	job->count = count;
 	job->total = total;

@@ -91,44 +91,84 @@ static void mcast_collect_failed(struct mcast_job *job,
 /*
  * The algorithm of a send (and r for mu-torus): the send's flags, then the
  * node's setting, then the rule for AUTO (uapi: enum mcast_algorithm).
- * The rule is seed 000 Sec 6.6 as mcastsim measured it (docs/fabric.md):
- * S-torus wins for few destinations and for long messages, where its one
- * start-up and its one pipelined path pay; Mu-torus(8) wins the rest.
- * -EOPNOTSUPP: offload required and impossible; otherwise a path-based
- * choice this node cannot run falls back to U-torus, counted.
+ *
+ * With IR the rule is seed 000 Sec 6.6 as mcastsim measured it on the
+ * fabric's model (docs/fabric.md): S-torus wins for few destinations and
+ * for long messages, where its one start-up and its one pipelined path
+ * pay; Mu-torus(8) wins the rest.  Without IR, worms run in software as
+ * chains, whose time grows with m + M/s where a tree's grows with
+ * log2(m) * M: bench-peers measured Mu-torus(4) chains ahead of U-torus
+ * from MCAST_AUTO_CHAIN_BYTES on (docs/data-path.md), so auto takes them
+ * for long messages to a few destinations or more.
  */
 #define MCAST_AUTO_STORUS_DESTS	16
 #define MCAST_AUTO_STORUS_BYTES	(64u << 10)
+#define MCAST_AUTO_CHAIN_DESTS	4
+#define MCAST_AUTO_CHAIN_BYTES	(512u << 10)
+#define MCAST_AUTO_CHAIN_R	4
 
-static int mcast_pick_algo(struct mcast_net *mn, u32 flags, u32 ndest,
+/* AUTO's choice: a path-based algorithm into *@a, *@r, or false: U-torus. */
+static bool mcast_auto_algo(bool ir, u32 ndest, u32 len, u8 *a, u32 *r)
+{
+	if (ir) {
+		*a = ndest <= MCAST_AUTO_STORUS_DESTS ||
+		     len >= MCAST_AUTO_STORUS_BYTES ? MCAST_ALGORITHM_STORUS :
+						      MCAST_ALGORITHM_MUTORUS;
+		return true;
+	}
+	if (ndest < MCAST_AUTO_CHAIN_DESTS || len < MCAST_AUTO_CHAIN_BYTES)
+		return false;
+	*a = MCAST_ALGORITHM_MUTORUS;
+	*r = MCAST_AUTO_CHAIN_R;
+	return true;
+}
+
+/*
+ * -EOPNOTSUPP: offload (IR) required and impossible, or the send's own
+ * path-based algorithm on a torus that cannot run it.  A path-based
+ * setting without IR runs in software (chains), counted as a fallback;
+ * one the torus cannot run (node set refuses it, but a topology can
+ * change) goes as U-torus, counted too.
+ */
+static int mcast_pick_algo(struct mcast_net *mn,
+			   const struct mcast_send_ctx *ctx, u32 ndest,
 			   u32 len, struct mcast_job *job)
 {
 	const struct mcast_transport_ops *tp = mn->tp;
 	bool ir = tp && (tp->caps & MCAST_TP_CAP_IR) && tp->xmit_worm;
+	u32 flags = ctx->flags, r = mn->algo_r;
+	bool need = flags & MCAST_SEND_OFFLOAD, chosen = true;
 	u8 a = mn->algo;
 
 	job->algo = MC_ALGO_UTORUS;
 	job->r = 0;
+	if (flags & MCAST_SEND_ALGORITHM) {	/* checked by the ioctl */
+		a = ctx->algorithm & 0xff;
+		r = ctx->algorithm >> 8 ?: r;
+	}
+	if (need && !ir)
+		return -EOPNOTSUPP;
 	if (flags & (MCAST_SEND_NO_OFFLOAD | MCAST_SEND_SEPARATE) ||
-	    (a == MCAST_ALGORITHM_UTORUS && !(flags & MCAST_SEND_OFFLOAD)))
+	    (a == MCAST_ALGORITHM_UTORUS && !need))
 		return 0;
 	if (a == MCAST_ALGORITHM_AUTO || a == MCAST_ALGORITHM_UTORUS) {
-		if (!ir && !(flags & MCAST_SEND_OFFLOAD))
+		chosen = false;
+		if (!mcast_auto_algo(ir, ndest, len, &a, &r))
 			return 0;
-		a = ndest <= MCAST_AUTO_STORUS_DESTS ||
-		    len >= MCAST_AUTO_STORUS_BYTES ? MCAST_ALGORITHM_STORUS :
-						     MCAST_ALGORITHM_MUTORUS;
 	}
 	/* the uapi's path-based values are enum mc_algo's */
-	if (ir && !mc_algo_supported(&mn->torus, a, mn->algo_r, NULL)) {
+	if (!mc_algo_supported(&mn->torus, a, r, NULL)) {
+		if (!ir && chosen)	/* wanted worms: in software */
+			atomic64_inc(&mn->stats.offload_fallbacks);
 		job->algo = a;
-		job->r = a == MCAST_ALGORITHM_MUTORUS ? mn->algo_r : 0;
+		job->r = a == MCAST_ALGORITHM_MUTORUS ? r : 0;
 		job->level = a == MCAST_ALGORITHM_MDTORUS ? mn->torus.n : 0;
 		return 0;
 	}
-	if (flags & MCAST_SEND_OFFLOAD)
+	if (need || (flags & MCAST_SEND_ALGORITHM))
 		return -EOPNOTSUPP;
-	atomic64_inc(&mn->stats.offload_fallbacks);
+	if (chosen)
+		atomic64_inc(&mn->stats.offload_fallbacks);
 	return 0;
 }
 
@@ -228,9 +268,8 @@ again:
 		goto out;
 	}
 	if (mn->configured) {
-		err = mcast_pick_algo(mn, ctx->flags,
-				      g ? g->nmembers : nnodes, msg->len,
-				      &pick);
+		err = mcast_pick_algo(mn, ctx, g ? g->nmembers : nnodes,
+				      msg->len, &pick);
 		if (err)
 			goto out;
 	}

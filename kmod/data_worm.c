@@ -18,10 +18,17 @@
  * transport's limits on destinations and compound header bytes) goes as
  * several worms, each a run of the destinations in visiting order: a
  * shorter path in the same order, so still deadlock-free under UTPR.
+ *
+ * Without IR (UDP, TCP) a worm is done in software: one transfer to its
+ * first destination carries every piece (MCW_F_CHAIN), and each
+ * destination passes the rest on to the next as the fragments arrive
+ * (cut-through), so the worm's path becomes a pipelined chain: S-torus a
+ * chain through the whole H-cycle, Mu-torus(r) a tree of chains.
  */
 #include <linux/mm.h>
 #include <linux/slab.h>
 
+#include "compat.h"
 #include "data.h"
 #include "msg.h"
 #include "schedule.h"
@@ -191,6 +198,7 @@ static void mcast_worm_start(struct mcast_net *mn, struct mcast_job *job,
 			     const u32 *nodes, const u64 *prevs,
 			     const struct mc_dest *d, u32 k)
 {
+	u32 step = mcast_job_next_step(job);
 	struct mcast_worm *w;
 	u32 plen = 0, off = 0, i;
 
@@ -205,7 +213,7 @@ static void mcast_worm_start(struct mcast_net *mn, struct mcast_job *job,
 	for (i = 0; i < k; i++) {
 		struct mcast_tx *tx = mcast_tx_new(mn, job, nodes + d[i].pos,
 						   prevs + d[i].pos, d[i].len,
-						   d[i].level, w);
+						   d[i].level, step, w);
 
 		if (tx && w) {
 			tx->worm_idx = i;
@@ -230,6 +238,84 @@ static void mcast_worm_start(struct mcast_net *mn, struct mcast_job *job,
 			mcast_tx_pump(mn, w->tx[i]);
 }
 
+/* A transfer of @n entries whose table is @table, passed on (chain). */
+static void mcast_chain_tx(struct mcast_net *mn, struct mcast_job *job,
+			   const u32 *nodes, const u64 *prevs, u32 n, u8 level,
+			   u32 step, const u8 *table)
+{
+	struct mcast_tx *tx = mcast_tx_new(mn, job, nodes, prevs, n, level,
+					   step, NULL);
+
+	if (!tx)
+		return;
+	memcpy(tx->pbuf, table, n * MCW_ENTRY);
+	tx->chain = true;
+	mcast_tx_go(mn, tx, true);
+}
+
+/*
+ * No IR: the worm to @d[0..k-1] as one transfer to its first destination
+ * with every piece, which are consecutive in the order (uniform and
+ * dimensional partitions cut a run into runs).
+ */
+static void mcast_chain_start(struct mcast_net *mn, struct mcast_job *job,
+			      const u32 *nodes, const u64 *prevs,
+			      const struct mc_dest *d, u32 k)
+{
+	u32 first = d[0].pos, n = 0, i;
+	u8 *table;
+
+	for (i = 0; i < k; i++) {
+		if (d[i].pos != first + n)
+			break;
+		n += d[i].len;
+	}
+	table = i == k ? kvmalloc_array(n, MCW_ENTRY, GFP_KERNEL) : NULL;
+	if (!table) {
+		/* not a run (never, for these partitions), or no memory:
+		 * the worm's destinations each by itself
+		 */
+		mcast_worm_start(mn, job, nodes, prevs, d, 1);
+		if (k > 1)
+			mcast_chain_start(mn, job, nodes, prevs, d + 1, k - 1);
+		return;
+	}
+	for (i = 0; i < k; i++)
+		mcast_piece_put(table + (d[i].pos - first) * MCW_ENTRY,
+				nodes + d[i].pos, prevs + d[i].pos, d[i].len,
+				true, d[i].level);
+	mcast_chain_tx(mn, job, nodes + first, prevs + first, n, d[0].level,
+		       mcast_job_next_step(job), table);
+	kvfree(table);
+}
+
+void mcast_chain_pass(struct mcast_net *mn, struct mcast_job *job,
+		      const u8 *rest, u32 n)
+{
+	u32 *nodes = kvmalloc_array(n, sizeof(u32), GFP_KERNEL);
+	u64 *prevs = kvmalloc_array(n, sizeof(u64), GFP_KERNEL);
+	u32 i, e;
+
+	for (i = 0; nodes && prevs && i < n; i++) {
+		nodes[i] = get_unaligned_be32(rest + i * MCW_ENTRY) & MCW_E_ID;
+		prevs[i] = get_unaligned_be64(rest + i * MCW_ENTRY + 4);
+	}
+	if (nodes && prevs) {
+		e = get_unaligned_be32(rest);
+		/* the same phase: the worm reaches them all in one */
+		mcast_chain_tx(mn, job, nodes, prevs, n,
+			       (e & MCW_E_LEVEL_MASK) >> MCW_E_LEVEL_SHIFT,
+			       job->step, rest);
+	} else {
+		for (i = 0; i < n; i++)
+			mcast_job_add_failed(job, get_unaligned_be32(rest +
+						i * MCW_ENTRY) & MCW_E_ID);
+		atomic64_add(n, &mn->stats.unreached);
+	}
+	kvfree(nodes);
+	kvfree(prevs);
+}
+
 void mcast_worm_spread(struct mcast_net *mn, struct mcast_job *job,
 		       const u32 *nodes, const u64 *prevs, u32 n, u8 level)
 {
@@ -250,9 +336,11 @@ void mcast_worm_spread(struct mcast_net *mn, struct mcast_job *job,
 	}
 	mc_sender_init(&s, &mn->torus, &c, job->algo, job->r, 0, n, level);
 	while ((k = mc_sender_next(&s, d, n)) > 0) {
-		if (k > room)
+		if (!mn->tp->xmit_worm)
+			mcast_chain_start(mn, job, nodes, prevs, d, k);
+		else if (k > room)
 			atomic64_inc(&mn->stats.worm_splits);
-		for (i = 0; i < k; i += room)
+		for (i = 0; mn->tp->xmit_worm && i < k; i += room)
 			mcast_worm_start(mn, job, nodes, prevs, d + i,
 					 min_t(u32, room, k - i));
 		job->nsent++;	/* one step, however many worms */

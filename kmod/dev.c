@@ -73,7 +73,7 @@ static long mcast_ioc_info(struct mcast_file *f, void __user *uarg)
 	info.size = sizeof(info);
 	info.abi_version = MCAST_ABI_VERSION;
 	info.caps = MCAST_CAP_LOCAL | MCAST_CAP_URING | MCAST_CAP_NET |
-		    MCAST_CAP_WAIT | MCAST_CAP_SEPARATE;
+		    MCAST_CAP_WAIT | MCAST_CAP_SEPARATE | MCAST_CAP_OFFLOAD;
 	info.rxq_limit = MCAST_RXQ_LIMIT;
 	info.max_msg = MCAST_MAX_MSG;
 	mutex_lock(&mn->lock);
@@ -203,6 +203,40 @@ fail:
 	return err;
 }
 
+#define MCAST_SEND_FLAGS (MCAST_SEND_NODES | MCAST_SEND_LOOPBACK | \
+			  MCAST_SEND_WAIT | MCAST_SEND_SEPARATE | \
+			  MCAST_SEND_OFFLOAD | MCAST_SEND_NO_OFFLOAD | \
+			  MCAST_SEND_ALGORITHM)
+
+/*
+ * Worms or no worms, not both; and neither for separate addressing, which
+ * sends no tree and no worm.
+ */
+static bool mcast_offload_flags_ok(u32 flags)
+{
+	const u32 both = MCAST_SEND_OFFLOAD | MCAST_SEND_NO_OFFLOAD;
+	u32 off = flags & both;
+
+	return !off || (off != both && !(flags & MCAST_SEND_SEPARATE));
+}
+
+/*
+ * MCAST_SEND_ALGORITHM: a known algorithm, r only for mu-torus (0: the
+ * node's), not with separate addressing or with worms forbidden; without
+ * the flag, the field is 0.
+ */
+static bool mcast_send_algo_ok(const struct mcast_send *s)
+{
+	u32 a = s->algorithm & 0xff, r = s->algorithm >> 8;
+
+	if (!(s->flags & MCAST_SEND_ALGORITHM))
+		return !s->algorithm;
+	if (s->flags & (MCAST_SEND_SEPARATE | MCAST_SEND_NO_OFFLOAD) ||
+	    a >= __MCAST_ALGORITHM_MAX || r > MCAST_ALGO_R_MAX)
+		return false;
+	return a == MCAST_ALGORITHM_MUTORUS ? r != 1 : !r;
+}
+
 /*
  * @nonblock: an O_NONBLOCK file, or io_uring's inline issue: -EAGAIN
  * rather than waiting for room, and (io_uring) before a completion-mode
@@ -223,8 +257,8 @@ static long mcast_ioc_send(struct mcast_file *f, void __user *uarg,
 	err = mcast_copy_in(&s, sizeof(s), uarg, &usize);
 	if (err)
 		return err;
-	if (s.flags & ~(MCAST_SEND_NODES | MCAST_SEND_LOOPBACK |
-			MCAST_SEND_WAIT | MCAST_SEND_SEPARATE) || s.reserved0)
+	if (s.flags & ~MCAST_SEND_FLAGS || !mcast_send_algo_ok(&s) ||
+	    !mcast_offload_flags_ok(s.flags))
 		return -EINVAL;
 	wait = s.flags & MCAST_SEND_WAIT;
 	if (!wait && (s.failed || s.nfailed || s.timeout_ms))
@@ -248,6 +282,7 @@ static long mcast_ioc_send(struct mcast_file *f, void __user *uarg,
 		return PTR_ERR(msg);
 	}
 	ctx.flags = s.flags;
+	ctx.algorithm = s.algorithm;
 	ctx.timeout_ms = s.timeout_ms;
 	ctx.nonblock = nonblock;
 	if (wait && s.nfailed) {

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -114,6 +115,18 @@ EXPORT int mcast_leave(struct mcast *mc, uint32_t group)
 	return group_op(mc, MCAST_IOC_LEAVE, group, 0);
 }
 
+#define SEND_FLAGS (MCAST_SEND_LOOPBACK | MCAST_SEND_SEPARATE | \
+		    MCAST_SEND_OFFLOAD | MCAST_SEND_NO_OFFLOAD)
+
+/* As the kernel: worms or none, not both; neither without a tree. */
+static bool offload_ok(unsigned int flags)
+{
+	const unsigned int both = MCAST_SEND_OFFLOAD | MCAST_SEND_NO_OFFLOAD;
+	unsigned int off = flags & both;
+
+	return !off || (off != both && !(flags & MCAST_SEND_SEPARATE));
+}
+
 /* Flags, buffers and total length of a send; 0 or -errno. */
 static int check_send(const struct mcast_iov *iov, unsigned int niov,
 		      unsigned int flags)
@@ -121,7 +134,7 @@ static int check_send(const struct mcast_iov *iov, unsigned int niov,
 	uint64_t total = 0;
 	unsigned int i;
 
-	if (flags & ~(MCAST_SEND_LOOPBACK | MCAST_SEND_SEPARATE))
+	if ((flags & ~SEND_FLAGS) || !offload_ok(flags))
 		return -EINVAL;
 	if (niov > MCAST_MAX_IOV || (niov && !iov))
 		return -EINVAL;
@@ -272,6 +285,21 @@ EXPORT int mcast_send_set_wait(struct mcast_send *s, uint32_t *failed,
 	s->failed = (uintptr_t)failed;
 	s->nfailed = room;
 	s->timeout_ms = timeout_ms;
+	return 0;
+}
+
+EXPORT int mcast_send_set_algorithm(struct mcast_send *s,
+				     unsigned int algorithm, unsigned int r)
+{
+	bool mu = algorithm == MCAST_ALGORITHM_MUTORUS;
+
+	/* as the kernel: r only for mu-torus, 0 meaning the node's */
+	if (!s || algorithm >= __MCAST_ALGORITHM_MAX ||
+	    (mu ? r == 1 || r > 255 : r != 0) ||
+	    (s->flags & (MCAST_SEND_SEPARATE | MCAST_SEND_NO_OFFLOAD)))
+		return -EINVAL;
+	s->flags |= MCAST_SEND_ALGORITHM;
+	s->algorithm = algorithm | r << 8;
 	return 0;
 }
 

@@ -78,9 +78,14 @@ int mcast_join_flags(struct mcast *mc, uint32_t group, unsigned int flags);
 int mcast_leave(struct mcast *mc, uint32_t group);
 
 /*
- * Send to every member node of @group.  @flags: 0 or MCAST_SEND_LOOPBACK
- * (the sending file gets it too) and/or MCAST_SEND_SEPARATE (no tree: this
- * node sends to every destination itself, the baseline for comparisons).
+ * Send to every member node of @group.  @flags, any of:
+ * MCAST_SEND_LOOPBACK (the sending file gets it too); MCAST_SEND_SEPARATE
+ * (no tree: this node sends to every destination itself, the baseline for
+ * comparisons); MCAST_SEND_OFFLOAD (path-based worms only: -EOPNOTSUPP
+ * where the transport has no intermediate reception or the torus cannot
+ * run them) or MCAST_SEND_NO_OFFLOAD (U-torus unicast trees only); without
+ * either of these the node's algorithm decides.  Not both of them, nor
+ * either with MCAST_SEND_SEPARATE (-EINVAL); they need MCAST_CAP_OFFLOAD.
  * At most MCAST_MAX_MSG bytes (-EMSGSIZE), at most MCAST_MAX_IOV iovecs
  * (-EINVAL).  mcast_send_seq() then gives the message's sequence number.
  */
@@ -136,6 +141,15 @@ int mcast_send_init_nodes(struct mcast_send *s, const uint32_t *nodes,
  */
 int mcast_send_set_wait(struct mcast_send *s, uint32_t *failed, uint32_t room,
 			unsigned int timeout_ms);
+/*
+ * Make @s use @algorithm (enum mcast_algorithm) instead of the node's,
+ * with mu-torus partition size @r (2..255; 0: the node's; 0 for the
+ * others): MCAST_SEND_ALGORITHM.  -EINVAL on a bad value, or on a send
+ * with MCAST_SEND_SEPARATE or MCAST_SEND_NO_OFFLOAD.  Needs
+ * MCAST_CAP_OFFLOAD.
+ */
+int mcast_send_set_algorithm(struct mcast_send *s, unsigned int algorithm,
+			     unsigned int r);
 /* Fill @r for receiving into @buf (@len bytes; at most 4 GiB - 1 used). */
 int mcast_recv_init(struct mcast_recv *r, void *buf, size_t len,
 		    unsigned int flags);

@@ -44,6 +44,26 @@ static void test_open(void)
 	is_int(mcast_fd(NULL), -EINVAL, "mcast_fd(NULL): -EINVAL");
 }
 
+/* MCAST_SEND_[NO_]OFFLOAD: one of them, and not with separate addressing. */
+static void test_offload_flags(struct mcast *mc)
+{
+	const unsigned int off = MCAST_SEND_OFFLOAD, no = MCAST_SEND_NO_OFFLOAD;
+	uint32_t node = 3;
+
+	is_int(mcast_send(mc, 1, "x", 1, off), -ENOTTY,
+	       "send with MCAST_SEND_OFFLOAD: reaches the ioctl");
+	is_int(mcast_send(mc, 1, "x", 1, no | MCAST_SEND_LOOPBACK), -ENOTTY,
+	       "send with MCAST_SEND_NO_OFFLOAD and LOOPBACK: reaches the ioctl");
+	is_int(mcast_send_nodes(mc, &node, 1, "x", 1, off), -ENOTTY,
+	       "send_nodes with MCAST_SEND_OFFLOAD: reaches the ioctl");
+	is_int(mcast_send(mc, 1, "x", 1, off | no), -EINVAL,
+	       "send with OFFLOAD and NO_OFFLOAD: -EINVAL");
+	is_int(mcast_send(mc, 1, "x", 1, off | MCAST_SEND_SEPARATE), -EINVAL,
+	       "send with OFFLOAD and SEPARATE: -EINVAL");
+	is_int(mcast_send_nodes(mc, &node, 1, "x", 1, no | MCAST_SEND_SEPARATE),
+	       -EINVAL, "send_nodes with NO_OFFLOAD and SEPARATE: -EINVAL");
+}
+
 static void test_calls(struct mcast *mc)
 {
 	static char big[2];
@@ -84,6 +104,7 @@ static void test_calls(struct mcast *mc)
 	       "send: MCAST_SEND_NODES is not the caller's flag: -EINVAL");
 	is_int(mcast_send(mc, 1, big, MCAST_MAX_MSG + 1, 0), -EMSGSIZE,
 	       "send of MCAST_MAX_MSG + 1 bytes: -EMSGSIZE");
+	test_offload_flags(mc);
 
 	is_int(mcast_sendv(mc, 1, iov, MCAST_MAX_IOV, 0), -ENOTTY,
 	       "sendv of MCAST_MAX_IOV iovecs: reaches the ioctl");
@@ -145,12 +166,19 @@ static void test_uring(struct mcast *mc)
 	       "send_init");
 	ok(s.size == sizeof(s) && s.group == 3 && s.niov == 1 &&
 	   s.iov == (uintptr_t)&v && s.flags == MCAST_SEND_LOOPBACK &&
-	   !s.nodes && !s.nnodes && !s.reserved0 && !s.failed &&
+	   !s.nodes && !s.nnodes && !s.algorithm && !s.failed &&
 	   !s.nfailed && !s.timeout_ms, "send_init fills struct mcast_send");
 	is_int(mcast_send_init_nodes(&s, nodes, 1, &v, 1, MCAST_SEND_SEPARATE),
 	       0, "send_init_nodes with MCAST_SEND_SEPARATE");
 	ok(s.flags == (MCAST_SEND_NODES | MCAST_SEND_SEPARATE),
 	   "send_init_nodes keeps MCAST_SEND_SEPARATE");
+	is_int(mcast_send_init(&s, 3, &v, 1, MCAST_SEND_NO_OFFLOAD), 0,
+	       "send_init with MCAST_SEND_NO_OFFLOAD");
+	ok(s.flags == MCAST_SEND_NO_OFFLOAD,
+	   "send_init keeps MCAST_SEND_NO_OFFLOAD");
+	is_int(mcast_send_init_nodes(&s, nodes, 1, &v, 1, MCAST_SEND_OFFLOAD |
+				     MCAST_SEND_NO_OFFLOAD), -EINVAL,
+	       "send_init_nodes with OFFLOAD and NO_OFFLOAD: -EINVAL");
 	is_int(mcast_send_init_nodes(&s, nodes, 1, &v, 1, 0), 0,
 	       "send_init_nodes");
 	ok(s.flags == MCAST_SEND_NODES && s.group == MCAST_NO_GROUP &&
@@ -164,6 +192,25 @@ static void test_uring(struct mcast *mc)
 	ok((s.flags & MCAST_SEND_WAIT) && s.failed == (uintptr_t)failed &&
 	   s.nfailed == 4 && s.timeout_ms == 250,
 	   "send_set_wait sets MCAST_SEND_WAIT, failed, room and timeout");
+	is_int(mcast_send_set_algorithm(&s, MCAST_ALGORITHM_MUTORUS, 4), 0,
+	       "send_set_algorithm: mu-torus:4");
+	ok((s.flags & MCAST_SEND_ALGORITHM) &&
+	   s.algorithm == (MCAST_ALGORITHM_MUTORUS | 4 << 8),
+	   "send_set_algorithm sets MCAST_SEND_ALGORITHM and algorithm | r << 8");
+	is_int(mcast_send_set_algorithm(&s, MCAST_ALGORITHM_MUTORUS, 1), -EINVAL,
+	       "send_set_algorithm: mu-torus r 1: -EINVAL");
+	is_int(mcast_send_set_algorithm(&s, MCAST_ALGORITHM_MUTORUS, 256), -EINVAL,
+	       "send_set_algorithm: mu-torus r 256: -EINVAL");
+	is_int(mcast_send_set_algorithm(&s, MCAST_ALGORITHM_STORUS, 4), -EINVAL,
+	       "send_set_algorithm: r for s-torus: -EINVAL");
+	is_int(mcast_send_set_algorithm(&s, __MCAST_ALGORITHM_MAX, 0), -EINVAL,
+	       "send_set_algorithm: an unknown algorithm: -EINVAL");
+	is_int(mcast_send_init_nodes(&s, nodes, 1, &v, 1, MCAST_SEND_SEPARATE),
+	       0, "send_init_nodes with MCAST_SEND_SEPARATE again");
+	is_int(mcast_send_set_algorithm(&s, MCAST_ALGORITHM_STORUS, 0), -EINVAL,
+	       "send_set_algorithm on a separate-addressing send: -EINVAL");
+	is_int(mcast_send_set_algorithm(NULL, MCAST_ALGORITHM_STORUS, 0), -EINVAL,
+	       "send_set_algorithm(NULL): -EINVAL");
 	nfailed = 4;
 	is_int(mcast_send_wait(mc, 0, NULL, 0, "x", 1, 0, 0, failed, &nfailed),
 	       -EINVAL, "send_wait to group 0 without nodes: -EINVAL");
@@ -171,6 +218,9 @@ static void test_uring(struct mcast *mc)
 	       -EINVAL, "send_wait to an empty node list: -EINVAL");
 	is_int(mcast_send_wait(NULL, 3, NULL, 0, "x", 1, 0, 0, failed, &nfailed),
 	       -EINVAL, "send_wait without a handle: -EINVAL");
+	is_int(mcast_send_wait(mc, 3, NULL, 0, "x", 1, MCAST_SEND_OFFLOAD |
+			       MCAST_SEND_SEPARATE, 0, failed, &nfailed),
+	       -EINVAL, "send_wait with OFFLOAD and SEPARATE: -EINVAL");
 
 	memset(&sqe, 0xa5, sizeof(sqe));
 	sqe.user_data = 0x1234;

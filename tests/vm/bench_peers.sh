@@ -6,9 +6,11 @@
 # mcastbed testbeds (by default a 16-node torus:4x4:uni and a 64-node
 # torus:8x8:uni; node 0 is the source, every other node a destination):
 #
-#   mcast-<transport>  mcastperf send in completion mode, u-torus and
-#                      separate, for each transport mcastbed offers
-#                      (mcastbed up --transport udp|tcp)
+#   mcast-<transport>  mcastperf send in completion mode, u-torus,
+#                      separate and the path-based worms in software
+#                      (s-torus: one pipelined chain through the H-cycle;
+#                      mu-torus:4: a tree of chains), for each transport
+#                      mcastbed offers (mcastbed up --transport udp|tcp)
 #   openmpi            MPI_Bcast (utils/mcastpeers/mpi_bcast.c): the
 #                      library's default decision, and tuned's binomial,
 #                      knomial, pipeline and chain (64 KiB segments; chain
@@ -73,7 +75,7 @@
 #
 # Knobs (environment; run.sh passes them on the kernel command line):
 # PEERS_TOPOS (comma-separated), PEERS_SIZES, PEERS_ITERS, PEERS_WARMUP,
-# PEERS_OMPI_ALGOS, PEERS_ONLY (of mcast,openmpi,mpich,tipc),
+# PEERS_OMPI_ALGOS, PEERS_MCAST_METHODS, PEERS_ONLY (of mcast,openmpi,mpich,tipc),
 # PEERS_ANATOMY, PEERS_TBF.
 # The CSV is printed between "==== peers CSV begin" and "==== peers CSV
 # end" (run.sh saves it as build/bench-peers/peers.csv and plots it).
@@ -89,6 +91,7 @@ SIZES=${PEERS_SIZES:-8,1K,64K,1M,4M}
 ITERS=${PEERS_ITERS:-10}
 WARMUP=${PEERS_WARMUP:-2}
 OMPI_ALGOS=${PEERS_OMPI_ALGOS:-default,binomial,knomial,pipeline,chain,scatter_allgather}
+MCAST_METHODS=${PEERS_MCAST_METHODS:-u-torus,separate,s-torus,mu-torus:4}
 ONLY=${PEERS_ONLY:-mcast,openmpi,mpich,tipc}
 ANATOMY=${PEERS_ANATOMY:-1}
 TBF=${PEERS_TBF:-}
@@ -122,7 +125,7 @@ record() {
 	shift
 	"$@" > "$RUN_LOG" 2>&1
 	_r=$?
-	grep -v "^peer,method," "$RUN_LOG" | grep -E '^[a-z0-9-]+,[a-z_-]+,[0-9]+,' >> "$CSV"
+	grep -v "^peer,method," "$RUN_LOG" | grep -E '^[a-z0-9-]+,[a-z0-9_:-]+,[0-9]+,' >> "$CSV"
 	if [ "$_r" != 0 ]; then
 		echo "bench-peers: FAILED: $_desc (status $_r):"
 		tail -n 30 "$RUN_LOG"
@@ -134,7 +137,7 @@ record() {
 run_mcast() { # TOPO NODES TRANSPORT
 	PEERS_START_CPU_US=$(peers_start_cpu)
 	echo "mcast: starting a program in a node costs $PEERS_START_CPU_US us of CPU (subtracted)"
-	for _meth in u-torus separate; do
+	for _meth in $(echo "$MCAST_METHODS" | tr , ' '); do
 		for _s in $(echo "$SIZES" | tr , ' '); do
 			record "$1 mcast-$3 $_meth $_s" mcast_bcast_run "$2" "$3" "$_meth" "$_s" "$ITERS"
 		done

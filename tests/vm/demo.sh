@@ -8,7 +8,10 @@
 # step, from which node, next to mcastctl plan's tree for the same
 # multicast; then every node's statistics.  Prints only what the programs
 # print: when mcast.ko has no inter-node data path yet it says so and
-# shows the configured cluster and the planned trees.
+# shows the configured cluster and the planned trees.  Then the same
+# cluster on the simulated IR fabric (mcast_irsim.ko): one multicast as
+# S-, Md-, Mu-torus(4) and U-torus, each receiver's phase and worm sender
+# next to mcastctl plan, and the four side by side in virtual time.
 
 # The wrappers that make ip and our programs win over busybox's applets.
 # shellcheck source=tests/vm/guest/tap.sh
@@ -84,7 +87,8 @@ fi
 
 # multicast NAME SRC_ID "DEST_IDS" (group|nodes) SIZE: receivers with
 # --verbose on every destination, one message from SRC, then what each
-# destination printed, by step, and mcastctl plan's tree.
+# destination printed, by step, and mcastctl plan's schedule for $ALGO
+# (u-torus unless set).
 multicast() {
 	_name=$1 _src=$2 _dests=$3 _how=$4 _size=$5
 	section "$_name"
@@ -127,19 +131,25 @@ multicast() {
 		[ -z "$_missing" ] || echo "  NOT received by node(s):$_missing"
 	fi
 	# shellcheck disable=SC2086 # the -d options
-	run mcastctl plan -t "$TOPO" -a u-torus -s "$(coord "$_src")" $_dcoords --tree |
+	run mcastctl plan -t "$TOPO" -a "${ALGO:-u-torus}" -s "$(coord "$_src")" $_dcoords --tree |
 		tee /tmp/demo.plan
 	[ "$datapath" = 1 ] || return 0
 	# "node step from" for every destination: as delivered, as planned
 	cat /tmp/demo.recv.* | sed -n 's/^node \([0-9]*\): got seq .* in step \([0-9]*\) from node \([0-9]*\)$/\1 \2 \3/p' |
 		sort > /tmp/demo.got
-	sed -n 's/^step \([0-9]*\): (\([0-9]*\),\([0-9]*\)) -> (\([0-9]*\),\([0-9]*\)).*/\4 \5 \1 \2 \3/p' /tmp/demo.plan |
-		while read -r _c1 _c0 _st _f1 _f0; do
-			echo "$((_c1 * 4 + _c0)) $_st $((_f1 * 4 + _f0))"
+	# U-torus: "step N: (a,b) -> (c,d) ..."; worms: "phase N: (a,b) => (c,d) (e,f) ..."
+	tr -d '()' < /tmp/demo.plan | awk '
+		$1 == "step" && $4 == "->" { st = $2; sub(":", "", st); print $5, st, $3 }
+		$1 == "phase" && $4 == "=>" {
+			st = $2; sub(":", "", st)
+			for (i = 5; i <= NF && $i ~ /^[0-9]+,[0-9]+$/; i++) print $i, st, $3
+		}' |
+		while read -r _c _st _f; do
+			echo "$(nid "$_c") $_st $(nid "$_f")"
 		done | sort > /tmp/demo.want
 	echo
 	if cmp -s /tmp/demo.got /tmp/demo.want; then
-		echo "=> every destination got it, in the step and from the node mcastctl plan shows"
+		echo "=> every destination got it, in the step (phase) and from the node mcastctl plan shows"
 	else
 		echo "=> deliveries DIFFER from mcastctl plan (node step from; < delivered, > planned):"
 		diff /tmp/demo.got /tmp/demo.want | grep '^[<>]'
@@ -165,6 +175,44 @@ while [ "$_u" -lt 16 ]; do
 	mcastbed exec "$_u" mcastctl stats show 2>&1 | sed 's/^/  /'
 	_u=$((_u + 1))
 done
+
+# ---- the offload path: the same cluster on the simulated IR fabric
+D=/sys/kernel/debug/mcast_irsim
+fabric_stat() {
+	sed -n "s/^$1 //p" $D/stats
+}
+if [ "$datapath" = 1 ] && insmod "${MCAST_KO%/*}/mcast_irsim.ko" 2>/dev/null; then
+	section "the offload path: the same 4x4 cluster on a simulated fabric with intermediate reception (mcast_irsim.ko)"
+	mcastbed down > /dev/null 2>&1
+	say "echo 'torus:4x4 buffer=2 flit=64' > $D/fabric"
+	echo 'torus:4x4 buffer=2 flit=64' > $D/fabric
+	run cat $D/fabric
+	run mcastbed up "$TOPO" --transport irsim || exit 1
+	run mcastbed exec 13 mcastctl node show
+	# shellcheck disable=SC2086 # the member list
+	mcastbed group "$GROUP" $MEMBERS > /dev/null
+	: > /tmp/demo.vlat
+	for ALGO in s-torus md-torus mu-torus:4 u-torus; do
+		run mcastbed exec 13 mcastctl node set algorithm "$ALGO"
+		_w0=$(fabric_stat worms) _t0=$(fabric_stat now_ns)
+		multicast "node 13 (3,1) sends 1 KiB to group $GROUP as $ALGO" 13 "$(group_dests 13)" group 1K
+		_w1=$(fabric_stat worms) _t1=$(fabric_stat now_ns)
+		printf '%-11s %6s %10s\n' "$ALGO" "$((_w1 - _w0))" \
+			"$(((_t1 - _t0) / 1000))" >> /tmp/demo.vlat
+	done
+	ALGO=
+	section "the four algorithms side by side on the fabric (virtual time, tau_s 95 us, tau_r 75 us, 0.5 us a flit)"
+	echo "worms: all the fabric carried for the multicast, acknowledgements included;"
+	echo "virtual us: the model's clock from the send to its last event (the last"
+	echo "acknowledgement), in the fabric's virtual time, not this VM's"
+	printf '%-11s %6s %10s\n' algorithm worms "virtual us"
+	cat /tmp/demo.vlat
+	run mcastbed exec 13 mcastctl stats show
+	run cat $D/stats
+	mcastbed down > /dev/null 2>&1
+	echo none > $D/fabric 2>/dev/null
+	rmmod mcast_irsim
+fi
 
 section "done"
 if [ "$datapath" = 0 ]; then

@@ -35,8 +35,8 @@ usage: tests/vm/run.sh [--kernel VER] [--keep] [--shell] [TEST...]
                 same testbeds (make bench-peers); writes build/bench-peers/
                 (output, CSV, plot).  Knobs, passed to the guest:
                 PEERS_TOPOS, PEERS_SIZES, PEERS_ITERS, PEERS_WARMUP,
-                PEERS_OMPI_ALGOS, PEERS_ONLY, PEERS_TBF, PEERS_ANATOMY (see
-                tests/vm/bench_peers.sh)
+                PEERS_OMPI_ALGOS, PEERS_MCAST_METHODS, PEERS_ONLY,
+                PEERS_TBF, PEERS_ANATOMY (see tests/vm/bench_peers.sh)
   TEST          guest tests to run, e.g. module_load (default: all of
                 tests/vm/guest/*.t on the first kernel, and on the others
                 the subset SECOND_KERNEL_TESTS names; VM_FULL=1, as make
@@ -111,7 +111,7 @@ BAD_LOG='BUG:|WARNING:|Oops|Call Trace|refcount_t|kernel BUG at|Kernel panic|UBS
 # under its time budget (make vmcheck-full runs everything everywhere).
 SECOND_KERNEL_TESTS=(module_load vm_env mcast_dev mcast_genl dev_perms ctl_config
 	lib_api lib_hello mon_events bed_torus net_utorus net_transport net_trust net_key
-	net_fail_torus net_irsim)
+	net_fail_torus net_irsim net_offload)
 
 ntests=0
 nfailed=0
@@ -512,7 +512,8 @@ run_shell() {
 # line (the kernel hands NAME=VALUE words to init as environment).
 peers_knobs() {
 	local k v
-	for k in PEERS_TOPOS PEERS_SIZES PEERS_ITERS PEERS_WARMUP PEERS_OMPI_ALGOS PEERS_ONLY PEERS_TBF PEERS_ANATOMY; do
+	for k in PEERS_TOPOS PEERS_SIZES PEERS_ITERS PEERS_WARMUP PEERS_OMPI_ALGOS \
+		PEERS_MCAST_METHODS PEERS_ONLY PEERS_TBF PEERS_ANATOMY; do
 		v=${!k:-}
 		[ -z "$v" ] || EXTRA_APPEND+=" $k=$v"
 	done

@@ -19,6 +19,10 @@
  *         separate  one send with MCAST_SEND_SEPARATE: the source sends
  *                   the message to every destination itself, all
  *                   transfers under way at once, nobody forwards
+ *         s-torus, md-torus, mu-torus[:R], auto
+ *                   the send names its algorithm (MCAST_SEND_ALGORITHM):
+ *                   path-based worms, on an IR transport in hardware,
+ *                   else in software (chains); auto: the node's choice
  *       Sends a stop message to every destination at the end.
  *   mcastperf msg (--group G | --nodes IDS) [--size N] [--no-wait]
  *       one message, reporting which nodes were not reached.
@@ -52,7 +56,18 @@
 
 /* Every message starts with this header (8 bytes; the smallest size). */
 enum { KIND_DATA = 0x44, KIND_STOP = 0x53, KIND_MSG = 0x4d };
-enum { M_UTORUS = 1, M_SEPARATE = 2 };
+/* What a receiver counts a message as (struct hdr's method). */
+enum { M_UTORUS = 1, M_SEPARATE = 2, M_PATH = 3, M_KINDS };
+
+/* A way to multicast: its name, kind and what the send asks for. */
+struct method {
+	char name[16];
+	uint8_t kind;
+	unsigned int flags;	/* MCAST_SEND_SEPARATE, MCAST_SEND_ALGORITHM */
+	uint32_t algorithm;	/* mcast_send.algorithm */
+};
+
+#define MAX_METHODS 8
 
 struct hdr {
 	uint8_t kind;
@@ -70,13 +85,15 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: mcastperf recv [--group G] [--idle SECS] [--count N] [--verbose]\n"
 		"       mcastperf send --members IDS [--group G] [--sizes LIST] [--iters N]\n"
-		"                      [--counts LIST] [--methods u-torus,separate]\n"
+		"                      [--counts LIST] [--methods LIST]\n"
 		"                      [--timeout-ms T] [--csv]\n"
 		"       mcastperf msg (--group G | --nodes IDS) [--size N] [--no-wait]\n"
 		"\n"
 		"IDS: node ids, comma-separated (a-b ranges allowed).  LIST: comma-\n"
 		"separated; sizes take K and M.  Defaults: --sizes 8,64,1K,16K,256K,1M,4M\n"
-		"--iters 20, both methods, --timeout-ms 600000 (send; msg: the kernel's\n"
+		"--iters 20, --methods u-torus,separate (also: s-torus, md-torus,\n"
+		"mu-torus[:R], auto; all = u-torus,separate), --timeout-ms 600000\n"
+		"(send; msg: the kernel's\n"
 		"30000), --idle 60.  --counts uses the first C members for each C (not\n"
 		"with --group).\n"
 		"Exit: 0 ok, 1 error, 2 usage, 3 no completion mode in the kernel\n"
@@ -231,9 +248,11 @@ struct sender {
  * in s->failed[0..s->nfailed).
  */
 static int do_send(struct sender *s, const uint32_t *nodes, uint32_t n,
-		   const void *buf, uint32_t len, bool wait, unsigned int flags)
+		   const void *buf, uint32_t len, bool wait,
+		   const struct method *m)
 {
 	struct mcast_iov iov = { (uintptr_t)buf, len };
+	unsigned int flags = m ? m->flags & ~MCAST_SEND_ALGORITHM : 0;
 	struct mcast_send ms;
 	int err;
 
@@ -241,6 +260,9 @@ static int do_send(struct sender *s, const uint32_t *nodes, uint32_t n,
 		err = mcast_send_init_nodes(&ms, nodes, n, &iov, 1, flags);
 	else
 		err = mcast_send_init(&ms, s->group, &iov, 1, flags);
+	if (!err && m && (m->flags & MCAST_SEND_ALGORITHM))
+		err = mcast_send_set_algorithm(&ms, m->algorithm & 0xff,
+					       m->algorithm >> 8);
 	if (err)
 		return err;
 	s->nfailed = 0;
@@ -280,7 +302,7 @@ static int probe_wait(struct sender *s, const struct mcast_info *info,
 #endif
 
 	fill(buf, sizeof(buf), KIND_MSG, 0, 0);
-	err = do_send(s, s->group ? NULL : dests, n, buf, sizeof(buf), true, 0);
+	err = do_send(s, s->group ? NULL : dests, n, buf, sizeof(buf), true, NULL);
 	if (err == -EINVAL || err == -E2BIG || err == -EOPNOTSUPP) {
 		fprintf(stderr, "%s: the kernel refuses completion mode (MCAST_SEND_WAIT: %s): "
 			"this mcast.ko has no inter-node data path\n", prog,
@@ -299,15 +321,14 @@ static int probe_wait(struct sender *s, const struct mcast_info *info,
 	return 0;
 }
 
-/* One multicast by METHOD: a U-torus tree, or separate addressing. */
-static int multicast(struct sender *s, int method, const uint32_t *dests,
-		     uint32_t n, const void *buf, uint32_t len, bool wait,
-		     uint32_t *nfail)
+/* One multicast by @m (NULL: the node's way). */
+static int multicast(struct sender *s, const struct method *m,
+		     const uint32_t *dests, uint32_t n, const void *buf,
+		     uint32_t len, bool wait, uint32_t *nfail)
 {
 	int err;
 
-	err = do_send(s, s->group ? NULL : dests, n, buf, len, wait,
-		      method == M_SEPARATE ? MCAST_SEND_SEPARATE : 0);
+	err = do_send(s, s->group ? NULL : dests, n, buf, len, wait, m);
 	if (err == -EHOSTUNREACH)
 		*nfail += s->nfailed;
 	return err == -EHOSTUNREACH ? 0 : err;
@@ -320,19 +341,74 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static const char *method_name(int m)
+/*
+ * @word as a method: u-torus (named to the kernel when it knows
+ * algorithms, so an IR node's auto does not turn it into worms),
+ * separate, s-torus, md-torus, mu-torus[:R] or auto.
+ */
+static int parse_method(const char *word, size_t n, struct method *m)
 {
-	return m == M_UTORUS ? "u-torus" : "separate";
+	static const char *const algos[] = {
+		"auto", "u-torus", "s-torus", "md-torus", "mu-torus",
+	};
+	unsigned long r = 0;
+	uint32_t a;
+	char *end;
+
+	if (!n || n >= sizeof(m->name))
+		return -1;
+	memset(m, 0, sizeof(*m));
+	memcpy(m->name, word, n);
+	if (!strcmp(m->name, "separate")) {
+		m->kind = M_SEPARATE;
+		m->flags = MCAST_SEND_SEPARATE;
+		return 0;
+	}
+	for (a = 0; a < sizeof(algos) / sizeof(algos[0]); a++) {
+		size_t l = strlen(algos[a]);
+
+		if (strncmp(m->name, algos[a], l) ||
+		    (m->name[l] && (a != MCAST_ALGORITHM_MUTORUS || m->name[l] != ':')))
+			continue;
+		if (m->name[l]) {
+			r = strtoul(m->name + l + 1, &end, 10);
+			if (*end || r < 2 || r > 255)
+				return -1;
+		}
+		m->kind = a == MCAST_ALGORITHM_UTORUS ? M_UTORUS : M_PATH;
+		m->flags = MCAST_SEND_ALGORITHM;
+		m->algorithm = a | (uint32_t)r << 8;
+		return 0;
+	}
+	return -1;
+}
+
+/* --methods: a comma-separated list of them ("all": u-torus,separate). */
+static int parse_methods(const char *list, struct method *m, int *n)
+{
+	const char *p = list;
+
+	if (!strcmp(list, "all"))
+		list = p = "u-torus,separate";
+	for (*n = 0; *p; (*n)++) {
+		size_t len = strcspn(p, ",");
+
+		if (*n == MAX_METHODS || parse_method(p, len, &m[*n]))
+			return -1;
+		p += len + (p[len] == ',');
+	}
+	return *n ? 0 : -1;
 }
 
 struct row {
-	int method;
+	const struct method *method;
 	uint32_t dests, size, iters;
 	double median_us, p99_us, msgs_s, mb_s;
 	uint32_t failed;
 };
 
-static int measure(struct sender *s, int method, const uint32_t *dests,
+static int measure(struct sender *s, const struct method *method,
+		   const uint32_t *dests,
 		   uint32_t n, uint32_t size, uint32_t iters, uint8_t *buf,
 		   double *lat, struct row *r)
 {
@@ -347,13 +423,13 @@ static int measure(struct sender *s, int method, const uint32_t *dests,
 	r->iters = iters;
 	/* latency: each multicast in completion mode */
 	for (i = 0; i < iters; i++) {
-		fill(buf, size, KIND_DATA, method, i);
+		fill(buf, size, KIND_DATA, method->kind, i);
 		t0 = now_us();
 		err = multicast(s, method, dests, n, buf, size, true, &nfail);
 		t1 = now_us();
 		if (err) {
 			fprintf(stderr, "%s: %s send of %u bytes: %s\n", prog,
-				method_name(method), size, mcast_strerror(err));
+				method->name, size, mcast_strerror(err));
 			return 1;
 		}
 		lat[i] = t1 - t0;
@@ -367,11 +443,11 @@ static int measure(struct sender *s, int method, const uint32_t *dests,
 	/* throughput: back to back, the last one in completion mode */
 	t0 = now_us();
 	for (i = 0; i < iters; i++) {
-		fill(buf, size, KIND_DATA, method, iters + i);
+		fill(buf, size, KIND_DATA, method->kind, iters + i);
 		err = multicast(s, method, dests, n, buf, size, i + 1 == iters, &nfail);
 		if (err) {
 			fprintf(stderr, "%s: %s send of %u bytes: %s\n", prog,
-				method_name(method), size, mcast_strerror(err));
+				method->name, size, mcast_strerror(err));
 			return 1;
 		}
 	}
@@ -385,12 +461,12 @@ static int measure(struct sender *s, int method, const uint32_t *dests,
 static void print_row(const struct row *r, bool csv)
 {
 	if (csv)
-		printf("%s,%u,%u,%u,%.1f,%.1f,%.1f,%.3f,%u\n", method_name(r->method),
+		printf("%s,%u,%u,%u,%.1f,%.1f,%.1f,%.3f,%u\n", r->method->name,
 		       r->dests, r->size, r->iters, r->median_us, r->p99_us,
 		       r->msgs_s, r->mb_s, r->failed);
 	else
-		printf("%-9s %6u %9u %6u %12.1f %12.1f %11.1f %10.3f %7u\n",
-		       method_name(r->method), r->dests, r->size, r->iters,
+		printf("%-11s %6u %9u %6u %12.1f %12.1f %11.1f %10.3f %7u\n",
+		       r->method->name, r->dests, r->size, r->iters,
 		       r->median_us, r->p99_us, r->msgs_s, r->mb_s, r->failed);
 	fflush(stdout);
 }
@@ -424,7 +500,7 @@ static void send_stop(struct sender *s, const uint32_t *dests, uint32_t n)
 
 	fill(buf, sizeof(buf), KIND_STOP, 0, 0);
 	s->group = 0;
-	multicast(s, M_UTORUS, dests, n, buf, sizeof(buf), true, &nfail);
+	multicast(s, NULL, dests, n, buf, sizeof(buf), true, &nfail);
 }
 
 static int cmd_send(int argc, char **argv)
@@ -443,8 +519,8 @@ static int cmd_send(int argc, char **argv)
 	};
 	static uint32_t members[MAX_LIST], dests[MAX_LIST];
 	uint32_t sizes[16], counts[16], iters = 20, ndests = 0, maxsize = 0;
-	int nsizes, ncounts = 0, nmembers = -1, methods[2] = { M_UTORUS, M_SEPARATE };
-	int nmethods = 2, opt, i, j, k, rc = 0;
+	int nsizes, ncounts = 0, nmembers = -1, nmethods = 0, opt, i, j, k, rc = 0;
+	struct method methods[MAX_METHODS];
 	/*
 	 * The closing completion-mode send of a throughput run waits for
 	 * every send queued before it: 10 MiB to 63 nodes one by one takes
@@ -485,15 +561,8 @@ static int cmd_send(int argc, char **argv)
 				return usage_err("bad --counts \"%s\"", optarg);
 			break;
 		case 'M':
-			if (!strcmp(optarg, "u-torus")) {
-				nmethods = 1;
-			} else if (!strcmp(optarg, "separate")) {
-				methods[0] = M_SEPARATE;
-				nmethods = 1;
-			} else if (strcmp(optarg, "u-torus,separate") &&
-				   strcmp(optarg, "separate,u-torus") && strcmp(optarg, "all")) {
+			if (parse_methods(optarg, methods, &nmethods))
 				return usage_err("bad --methods \"%s\"", optarg);
-			}
 			break;
 		case 't':
 			if (parse_u32(optarg, UINT32_MAX, &s.timeout_ms))
@@ -552,16 +621,29 @@ static int cmd_send(int argc, char **argv)
 		goto out;
 	}
 
+	if (!nmethods)
+		parse_methods("all", methods, &nmethods);
 	rc = probe_wait(&s, &info, dests, ndests);
 	if (rc)
 		goto out;
 	for (j = 0; j < nmethods; j++) {
-		if (methods[j] == M_SEPARATE && !(info.caps & MCAST_CAP_SEPARATE)) {
+		if (methods[j].kind == M_SEPARATE && !(info.caps & MCAST_CAP_SEPARATE)) {
 			fprintf(stderr, "%s: this mcast.ko has no separate addressing "
 				"(no MCAST_CAP_SEPARATE): use --methods u-torus\n", prog);
 			rc = EXIT_NOWAIT;
 			goto out;
 		}
+		if (!(methods[j].flags & MCAST_SEND_ALGORITHM) ||
+		    (info.caps & MCAST_CAP_OFFLOAD))
+			continue;
+		if (methods[j].kind != M_UTORUS) {
+			fprintf(stderr, "%s: this mcast.ko cannot name a send's "
+				"algorithm (no MCAST_CAP_OFFLOAD): no %s\n", prog,
+				methods[j].name);
+			rc = EXIT_NOWAIT;
+			goto out;
+		}
+		methods[j].flags = 0;	/* an older one: U-torus it is */
 	}
 
 	if (csv) {
@@ -571,13 +653,13 @@ static int cmd_send(int argc, char **argv)
 		       info.node_id, ndests, s.group ? "group send" : "node-list send", iters);
 		printf("# latency: completion mode (MCAST_SEND_WAIT), until the last destination acknowledged\n");
 		printf("# throughput: back-to-back sends, the last in completion mode; MB/s of message payload\n");
-		printf("%-9s %6s %9s %6s %12s %12s %11s %10s %7s\n", "method", "dests",
+		printf("%-11s %6s %9s %6s %12s %12s %11s %10s %7s\n", "method", "dests",
 		       "size", "iters", "median_us", "p99_us", "msgs/s", "MB/s", "failed");
 	}
 	for (k = 0; k < ncounts; k++) {
 		for (i = 0; i < nsizes; i++) {
 			for (j = 0; j < nmethods; j++) {
-				rc = measure(&s, methods[j], dests, counts[k], sizes[i],
+				rc = measure(&s, &methods[j], dests, counts[k], sizes[i],
 					     iters, buf, lat, &r);
 				if (rc)
 					goto stop;
@@ -610,7 +692,7 @@ static int cmd_recv(int argc, char **argv)
 	};
 	uint32_t group = 0, idle = 60, count = 0;
 	uint64_t msgs = 0, bytes = 0, bad = 0, dropped = 0, trunc = 0;
-	uint64_t bymethod[3] = { 0, 0, 0 };
+	uint64_t bymethod[M_KINDS] = { 0 };
 	struct mcast_info info;
 	struct mcast_recv r;
 	struct mcast *mc;
@@ -695,7 +777,7 @@ static int cmd_recv(int argc, char **argv)
 			h.kind = 0;
 		} else if (h.kind == KIND_STOP) {
 			stopped = true;
-		} else if (h.kind == KIND_DATA && h.method <= M_SEPARATE) {
+		} else if (h.kind == KIND_DATA && h.method < M_KINDS) {
 			bymethod[h.method]++;
 		}
 		if (count && msgs >= count)
@@ -713,8 +795,9 @@ static int cmd_recv(int argc, char **argv)
 		fflush(stdout);
 	}
 	printf("node %u: received %" PRIu64 " messages, %" PRIu64 " bytes (u-torus %" PRIu64
-	       ", separate %" PRIu64 "), bad %" PRIu64 ", truncated %" PRIu64 ", dropped %" PRIu64
-	       "%s\n", info.node_id, msgs, bytes, bymethod[M_UTORUS], bymethod[M_SEPARATE],
+	       ", separate %" PRIu64 ", path-based %" PRIu64 "), bad %" PRIu64
+	       ", truncated %" PRIu64 ", dropped %" PRIu64 "%s\n", info.node_id, msgs,
+	       bytes, bymethod[M_UTORUS], bymethod[M_SEPARATE], bymethod[M_PATH],
 	       bad, trunc, dropped, !stopped ? "" :
 	       count && msgs >= count ? ", all expected" : ", stopped by the sender");
 	free(buf);

@@ -98,6 +98,7 @@ struct mcast_group_req {
 #define MCAST_SEND_SEPARATE	(1u << 3)	/* no tree: see below */
 #define MCAST_SEND_OFFLOAD	(1u << 4)	/* worms or nothing: see below */
 #define MCAST_SEND_NO_OFFLOAD	(1u << 5)	/* unicast trees only */
+#define MCAST_SEND_ALGORITHM	(1u << 6)	/* mcast_send.algorithm */
 
 struct mcast_iov {
 	__u64 base;		/* user pointer */
@@ -148,8 +149,13 @@ struct mcast_iov {
  * Mu-torus over the H-cycle, MCAST_NODE_A_ALGORITHM) instead of U-torus
  * unicast trees.  MCAST_SEND_OFFLOAD requires that (-EOPNOTSUPP when the
  * transport has no IR or the torus cannot run them: bidirectional, or
- * unequal radices); MCAST_SEND_NO_OFFLOAD forbids it (U-torus).  Not both,
- * and neither with MCAST_SEND_SEPARATE (-EINVAL).
+ * unequal radices); MCAST_SEND_NO_OFFLOAD forbids worms, in hardware or
+ * software (U-torus).  Not both, and neither with MCAST_SEND_SEPARATE
+ * (-EINVAL).  MCAST_SEND_ALGORITHM: this send uses algorithm instead of
+ * the node's MCAST_NODE_A_ALGORITHM (an unknown value, r outside 2..255
+ * for mu-torus or r given for another: -EINVAL; a path-based one the
+ * torus cannot run: -EOPNOTSUPP); not with MCAST_SEND_SEPARATE or
+ * MCAST_SEND_NO_OFFLOAD (-EINVAL).
  */
 struct mcast_send {
 	__u32 size;		/* sizeof(struct mcast_send) */
@@ -159,7 +165,10 @@ struct mcast_send {
 	__u64 iov;		/* user pointer to struct mcast_iov[niov] */
 	__u64 nodes;		/* MCAST_SEND_NODES: user pointer to __u32[] */
 	__u32 nnodes;
-	__u32 reserved0;
+	__u32 algorithm;	/* MCAST_SEND_ALGORITHM: enum mcast_algorithm
+				 * in bits 0-7, mu-torus r in bits 8-15 (0:
+				 * the node's); else 0
+				 */
 	__u64 seq;		/* out: sequence number given to the message */
 	__u64 failed;		/* MCAST_SEND_WAIT: user pointer to __u32[] */
 	__u32 nfailed;		/* in: room in failed; out: nodes not reached */
@@ -381,13 +390,14 @@ enum mcast_key_attr {
 							 */
 
 /*
- * How a node multicasts (MCAST_NODE_A_ALGORITHM).  AUTO: U-torus unicast
- * trees on a transport without intermediate reception; with it, S-torus
- * for at most 16 destinations or messages of 64 KiB and more, else
- * Mu-torus(r).  NODE_SET refuses a path-based choice (S, Md, Mu) on a
- * torus that cannot run it, bidirectional or with unequal radices (also
- * a topology change under it: -EINVAL); on a transport without IR it
- * falls back to U-torus (counted, MCAST_STATS_A_OFFLOAD_FALLBACKS).
+ * How a node multicasts (MCAST_NODE_A_ALGORITHM).  AUTO: on a transport
+ * with intermediate reception, S-torus for at most 16 destinations or
+ * messages of 64 KiB and more, else Mu-torus(r); without it, Mu-torus(4)
+ * worms in software (pipelined chains: each destination passes the rest
+ * of its worm on) for messages of 512 KiB and more to 4 destinations or
+ * more, else U-torus unicast trees.  A path-based algorithm set on a
+ * transport without IR runs in software too, counted in
+ * MCAST_STATS_A_OFFLOAD_FALLBACKS.
  */
 enum mcast_algorithm {
 	MCAST_ALGORITHM_AUTO,
@@ -430,7 +440,11 @@ enum mcast_node_attr {
 					 * datagrams
 					 */
 	MCAST_NODE_A_ALGORITHM,	/* u8: enum mcast_algorithm, what a send
-				 * uses (default MCAST_ALGORITHM_AUTO)
+				 * uses (default MCAST_ALGORITHM_AUTO); a
+				 * path-based one on a torus that cannot run
+				 * it (bidirectional, unequal radices) is
+				 * refused, as is such a topology while one
+				 * is set
 				 */
 	MCAST_NODE_A_ALGO_R,	/* u32: mu-torus partition size r, 2..255
 				 * (default 8)
@@ -557,9 +571,10 @@ enum mcast_stats_attr {
 					 * the transport's destination or
 					 * header limit */
 	MCAST_STATS_A_OFFLOAD_FALLBACKS,	/* u64: sends that wanted
-						 * worms and went as U-torus:
-						 * no IR, or a torus worms
-						 * cannot run on */
+						 * worms and had no IR: sent
+						 * as software chains (or
+						 * U-torus on a torus worms
+						 * cannot run on) */
 	MCAST_STATS_A_RX_WORMS,		/* u64: transfers received as part of a
 					 * worm (intermediate reception) */
 

@@ -6,6 +6,7 @@
  *
  *   mcast_probe family                      family id and "events" group
  *   mcast_probe node-set DIMS COORD [bi|LINKS] [port=P] [rto=MS] [retries=N]
+ *                        [algo=N] [r=N]     (N: enum mcast_algorithm)
  *                                           DIMS k0,k1.. COORD c0,c1..
  *                                           (index order: [i] is sigma_i)
  *   mcast_probe node-get
@@ -23,6 +24,8 @@
  *   mcast_probe raw CMD [hex-bytes]         a request with any payload
  *   mcast_probe info
  *   mcast_probe nobody CMD...               any CMD as uid/gid 65534
+ *   mcast_probe exec PROG ARGS...           runs PROG (after nobody: as
+ *                                           uid/gid 65534)
  *   mcast_probe userns CMD...               any CMD as root of a new user
  *                                           namespace (with a new netns):
  *                                           root there, nothing outside;
@@ -42,6 +45,7 @@
  *                                           receive and check test messages
  *                                           (from when file START exists)
  *   mcast_probe tx g:GROUP|n:LIST SIZES [wait[=MS]] [loop] [separate]
+ *                  [offload|no-offload] [algo=NAME[:R]]
  *                  [count=N] [gap=MS]       send test messages
  *   mcast_probe usend g:GROUP|n:LIST SIZE [wait[=MS]] [peek=NS,..]
  *                                           one send over io_uring; what
@@ -303,6 +307,11 @@ static void print_netstats(const struct nlattr *const *t)
 		{ MCAST_STATS_A_BLOCKED, "blocked" },
 		{ MCAST_STATS_A_CUTOFFS, "cutoffs" },
 		{ MCAST_STATS_A_RX_STALE, "rx_stale" },
+		{ MCAST_STATS_A_WORMS, "worms" },
+		{ MCAST_STATS_A_WORM_DESTS, "worm_dests" },
+		{ MCAST_STATS_A_WORM_SPLITS, "worm_splits" },
+		{ MCAST_STATS_A_OFFLOAD_FALLBACKS, "offload_fallbacks" },
+		{ MCAST_STATS_A_RX_WORMS, "rx_worms" },
 	};
 	size_t i;
 
@@ -767,6 +776,12 @@ static int cmd_netlink(struct nl *nl, int argc, char **argv)
 			else if (!strncmp(argv[n], "retries=", 8))
 				put_u32(&req, MCAST_NODE_A_RETRIES,
 					strtoul(argv[n] + 8, NULL, 0));
+			else if (!strncmp(argv[n], "algo=", 5))
+				put_u8(&req, MCAST_NODE_A_ALGORITHM,
+				       strtoul(argv[n] + 5, NULL, 0));
+			else if (!strncmp(argv[n], "r=", 2))
+				put_u32(&req, MCAST_NODE_A_ALGO_R,
+					strtoul(argv[n] + 2, NULL, 0));
 			else
 				put_u8(&req, MCAST_NODE_A_LINKS,
 				       !strcmp(argv[n], "bi") ? MCAST_LINKS_BI :
@@ -1074,9 +1089,41 @@ static int cmd_ioctl_errors(uint32_t group)
 	s = (struct mcast_send){ .size = sizeof(s), .flags = 1u << 7, .group = group };
 	EXPECT(xioctl(fd, MCAST_IOC_SEND, &s), EINVAL,
 	       "SEND with unknown flags gives EINVAL");
-	s = (struct mcast_send){ .size = sizeof(s), .group = group, .reserved0 = 1 };
+	s = (struct mcast_send){ .size = sizeof(s), .group = group, .algorithm = 1 };
 	EXPECT(xioctl(fd, MCAST_IOC_SEND, &s), EINVAL,
-	       "SEND with non-zero reserved0 gives EINVAL");
+	       "SEND with an algorithm but not MCAST_SEND_ALGORITHM gives EINVAL");
+	s = (struct mcast_send){ .size = sizeof(s), .group = group,
+				 .flags = MCAST_SEND_ALGORITHM,
+				 .algorithm = __MCAST_ALGORITHM_MAX };
+	EXPECT(xioctl(fd, MCAST_IOC_SEND, &s), EINVAL,
+	       "SEND with an unknown algorithm gives EINVAL");
+	s = (struct mcast_send){ .size = sizeof(s), .group = group,
+				 .flags = MCAST_SEND_ALGORITHM,
+				 .algorithm = MCAST_ALGORITHM_MUTORUS | 1 << 8 };
+	EXPECT(xioctl(fd, MCAST_IOC_SEND, &s), EINVAL,
+	       "SEND with mu-torus r = 1 gives EINVAL");
+	s = (struct mcast_send){ .size = sizeof(s), .group = group,
+				 .flags = MCAST_SEND_ALGORITHM,
+				 .algorithm = MCAST_ALGORITHM_STORUS | 4 << 8 };
+	EXPECT(xioctl(fd, MCAST_IOC_SEND, &s), EINVAL,
+	       "SEND with r for s-torus gives EINVAL");
+	s = (struct mcast_send){ .size = sizeof(s), .group = group,
+				 .flags = MCAST_SEND_ALGORITHM | MCAST_SEND_SEPARATE,
+				 .algorithm = MCAST_ALGORITHM_STORUS };
+	EXPECT(xioctl(fd, MCAST_IOC_SEND, &s), EINVAL,
+	       "SEND with an algorithm and MCAST_SEND_SEPARATE gives EINVAL");
+	s = (struct mcast_send){ .size = sizeof(s), .group = group,
+				 .flags = MCAST_SEND_OFFLOAD | MCAST_SEND_NO_OFFLOAD };
+	EXPECT(xioctl(fd, MCAST_IOC_SEND, &s), EINVAL,
+	       "SEND with OFFLOAD and NO_OFFLOAD gives EINVAL");
+	s = (struct mcast_send){ .size = sizeof(s), .group = group,
+				 .flags = MCAST_SEND_OFFLOAD | MCAST_SEND_SEPARATE };
+	EXPECT(xioctl(fd, MCAST_IOC_SEND, &s), EINVAL,
+	       "SEND with OFFLOAD and SEPARATE gives EINVAL");
+	s = (struct mcast_send){ .size = sizeof(s), .group = group,
+				 .flags = MCAST_SEND_NO_OFFLOAD | MCAST_SEND_SEPARATE };
+	EXPECT(xioctl(fd, MCAST_IOC_SEND, &s), EINVAL,
+	       "SEND with NO_OFFLOAD and SEPARATE gives EINVAL");
 	s = (struct mcast_send){ .size = sizeof(s), .group = group };
 	s.nfailed = 5;
 	EXPECT(xioctl(fd, MCAST_IOC_SEND, &s), EINVAL,
@@ -2003,9 +2050,26 @@ static long long now_us(void)
 	return t.tv_sec * 1000000ll + t.tv_nsec / 1000;
 }
 
+/* "s-torus", "mu-torus:4", ... as mcast_send.algorithm (exits if unknown). */
+static uint32_t parse_algo(const char *s)
+{
+	static const char *const names[] = {
+		"auto", "u-torus", "s-torus", "md-torus", "mu-torus",
+	};
+	size_t n = strcspn(s, ":");
+	uint32_t a;
+
+	for (a = 0; a < sizeof(names) / sizeof(names[0]); a++)
+		if (strlen(names[a]) == n && !strncmp(s, names[a], n))
+			return a | (s[n] ? strtoul(s + n + 1, NULL, 0) << 8 : 0);
+	die("tx: unknown algorithm %s", s);
+	return 0;
+}
+
 /*
  * tx g:GROUP|n:ID,ID.. SIZE[,SIZE..] [wait[=MS]] [loop] [separate] [count=N]
- *    [gap=MS]: send each size (N times), one line per send,
+ *    [gap=MS] [offload|no-offload] [algo=NAME[:R]]: send each size (N times),
+ *    one line per send,
  *    ms= is the time since the first send began (to show a stall).
  */
 static int cmd_tx(int argc, char **argv)
@@ -2014,6 +2078,7 @@ static int cmd_tx(int argc, char **argv)
 	static uint32_t nodes[4096], failed[4096], sizes[64];
 	int fd = mc_open(), nsizes, nnodes = 0, i, k, count = 1, gap = 0, rc = 0;
 	uint32_t group = 0, flags = 0, timeout = 0, self = my_node(fd), j;
+	uint32_t algorithm = 0;
 	struct mcast_recv rv;
 	struct mcast_iov iov;
 	struct mcast_send s;
@@ -2035,6 +2100,13 @@ static int cmd_tx(int argc, char **argv)
 			flags |= MCAST_SEND_LOOPBACK;
 		} else if (!strcmp(argv[i], "separate")) {
 			flags |= MCAST_SEND_SEPARATE;
+		} else if (!strcmp(argv[i], "offload")) {
+			flags |= MCAST_SEND_OFFLOAD;
+		} else if (!strcmp(argv[i], "no-offload")) {
+			flags |= MCAST_SEND_NO_OFFLOAD;
+		} else if (!strncmp(argv[i], "algo=", 5)) {
+			flags |= MCAST_SEND_ALGORITHM;
+			algorithm = parse_algo(argv[i] + 5);
 		} else if (!strncmp(argv[i], "count=", 6)) {
 			count = atoi(argv[i] + 6);
 		} else if (!strncmp(argv[i], "gap=", 4)) {
@@ -2058,6 +2130,7 @@ static int cmd_tx(int argc, char **argv)
 				.iov = (uintptr_t)&iov, .niov = 1,
 				.nodes = group ? 0 : (uintptr_t)nodes,
 				.nnodes = group ? 0 : nnodes,
+				.algorithm = algorithm,
 			};
 			if (flags & MCAST_SEND_WAIT) {
 				s.failed = (uintptr_t)failed;
@@ -2435,6 +2508,10 @@ int main(int argc, char **argv)
 		enter_userns();
 		argv++;
 		argc--;
+	}
+	if (!strcmp(argv[1], "exec") && argc >= 3) {
+		execvp(argv[2], argv + 2);
+		die("exec %s: %s", argv[2], strerror(errno));
 	}
 	if (!strcmp(argv[1], "info"))
 		return cmd_info();

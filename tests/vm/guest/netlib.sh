@@ -2,8 +2,8 @@
 #
 # Helpers of the network data path tests (net_*.t): receivers in every
 # node of an mcastbed testbed, sends, and the checks of what arrived
-# against the destinations and mcastctl plan's U-torus tree.  Sourced
-# after tap.sh.
+# against the destinations and mcastctl plan's schedule ($ALGO, default
+# u-torus).  Sourced after tap.sh.
 
 [ -x /usr/local/bin/mcastbed ] || skip_all "no mcastbed in the guest"
 
@@ -114,7 +114,9 @@ wait_rx() {
 }
 
 # The expected "step from" of every receiver of SRC -> DESTS (node ids),
-# from mcastctl plan, as lines "ID STEP FROM".
+# from mcastctl plan -a $ALGO (default u-torus), as lines "ID STEP FROM";
+# with CHAIN=1, path-based worms done in software (each destination has
+# it from the one before it on the worm).
 plan_tree() { # SRC DESTS...
 	_s=$1
 	shift
@@ -122,6 +124,22 @@ plan_tree() { # SRC DESTS...
 	for _d in "$@"; do
 		_args="$_args -d $(coord "$_d")"
 	done
+	case ${ALGO:-u-torus} in
+	s-torus | md-torus | mu-torus*)
+		# "phase N: (FROM) => (TO) (TO) ...  [covers ...]  [H hops]";
+		# CHAIN=1 (a worm in software): each has it from the one before
+		# shellcheck disable=SC2086
+		mcastctl plan -t "$TOPO" -a "$ALGO" -s "$(coord "$_s")" $_args |
+			tr -d '()' | awk -v chain="${CHAIN:-0}" '/^phase [0-9]+:/ {
+				st = $2; sub(":", "", st)
+				for (i = 5; i <= NF && $i ~ /^[0-9,]+$/; i++)
+					print $i, st, (chain && i > 5 ? $(i - 1) : $3)
+			}' |
+			while read -r _c _st _f; do
+				echo "$(id_of "$_c") $_st $(id_of "$_f")"
+			done
+		return ;;
+	esac
 	# shellcheck disable=SC2086
 	_j=$(mcastctl plan -t "$TOPO" -a u-torus -s "$(coord "$_s")" $_args --json)
 	echo "$_j" | grep -o '"from":\[[0-9,]*\],"to":\[\[[0-9,]*\]\]' |
@@ -203,8 +221,10 @@ check_round() {
 		[ "$_st" -gt "$_max" ] && _max=$_st
 	done < "$W/plan"
 	_m=$(($(echo "$_dests" | wc -w) + 1))
-	is "$_bad" "" "$_desc: step and from_node of every receiver are mcastctl plan's"
-	is "$_max" "$(ceil_log2 "$_m")" "$_desc: the tree takes ceil(log2 $_m) steps"
+	is "$_bad" "" "$_desc: step and from_node of every receiver are ${ALGO:-u-torus}'s in mcastctl plan"
+	if [ "${ALGO:-u-torus}" = u-torus ]; then
+		is "$_max" "$(ceil_log2 "$_m")" "$_desc: the tree takes ceil(log2 $_m) steps"
+	fi
 }
 
 # Separate addressing (MCAST_SEND_SEPARATE): every destination has it from
@@ -266,9 +286,10 @@ round() {
 		[ "$_rep" != none ] || _rep=0 ;;
 	esac
 	[ "$_rc" = 0 ] || diag "$(cat "$W/tx")"
-	ALGO=u-torus
+	_algo=${ALGO:-u-torus}
 	case " $* " in *" separate "*) ALGO=separate ;; esac
 	check_round "$_desc" "$_src" "$_d" "$_sizes" "$_srcgets" "$_rep"
+	ALGO=$_algo
 }
 
 # members G K SEED: K random nodes (in $MEM), and group G with them on
