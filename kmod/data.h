@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * The network data path: U-torus trees (seed 000 Fig 4.9) over a transport
- * without intermediate reception, with per-hop reliability, FIFO delivery
- * per (sender, group), completion and failure takeover.
+ * The network data path: U-torus trees (seed 000 Fig 4.9), or path-based
+ * worms (ch. 6: through the transport's intermediate reception, or in
+ * software as chains; data_spread.c, docs/data-path.md "The offload
+ * path"), with per-hop reliability, FIFO delivery per (sender, group),
+ * completion and failure takeover.
  *
- * A send plans over its R-chain: the group's members sorted by <_d (plus
+ * A U-torus send plans over its R-chain: the group's members sorted by <_d (plus
  * the sender if it is not a member), rotated to the sender.  Every transfer
  * (one hop of the tree) carries the receiver's piece of the chain as an
  * explicit list of node ids, receiver first, so a message is self-contained:
@@ -60,14 +62,21 @@
  * forgotten at both ends.
  *
  * Its files, from the bottom up:
- *   data_job.c   the lifetimes of jobs (a node's part in one message) and
- *                transfers, completion and DONE, the helpers to send with
- *   data_hop.c   transfers: one hop of the tree, its window, retransmission,
- *                DONE collection and takeover of a dead child's piece
- *   data_fifo.c  local delivery exactly once and in order per stream
- *   data_rx.c    receiving: reassembly, batched ACKs, cut-through forwarding
- *   data_send.c  the send entry point: planning the R-chain, completion mode
- *   data_work.c  on top: the node's receive and timer work, start and stop
+ *   data_job.c    the lifetimes of jobs (a node's part in one message),
+ *                 transfers and worms, completion and DONE, the helpers
+ *                 to send with
+ *   data_tx.c     sending a transfer: framing, the windows, bursts, worms
+ *                 to several transfers at once, the RTO
+ *   data_spread.c a holder's piece into transfers by its algorithm
+ *                 (U-torus, separate, worms in hardware or as chains) and
+ *                 the takeover of a dead child's piece
+ *   data_hop.c    transfers once sent: ACKs, retransmission, DONE
+ *                 collection, a dead, restarted or expired child
+ *   data_fifo.c   local delivery exactly once and in order per stream
+ *   data_rx.c     receiving: reassembly, batched ACKs, cut-through forwarding
+ *   data_send.c   the send entry point: the algorithm, planning the R-chain
+ *                 or H-cycle, completion mode
+ *   data_work.c   on top: the node's receive and timer work, start and stop
  * docs/data-path.md describes the protocol.
  */
 #ifndef MCAST_DATA_H
@@ -100,7 +109,7 @@ enum { MCW_DATA = 1, MCW_ACK = 2, MCW_DONE = 3 };
 /*
  * DATA: a software worm (no IR): the receiver heads the first piece of
  * the compound table and passes the rest on, in the same phase, to the
- * next head (data_worm.c).
+ * next head (data_spread.c).
  */
 #define MCW_F_CHAIN		0x20
 /*
@@ -217,7 +226,7 @@ struct mcast_job {
 /*
  * Transfers to the destinations of one worm: each keeps its own window and
  * acknowledgements; fragments they all have due go out as one worm
- * (data_worm.c), and they share the compound piece table.
+ * (data_tx.c), and they share the compound piece table.
  */
 struct mcast_worm {
 	u32 n;				/* destinations */
@@ -302,7 +311,7 @@ struct mcast_held {
 	unsigned long at;		/* jiffies: held since */
 };
 
-/* The node's scratch for a burst of DATA fragments (data_hop.c). */
+/* The node's scratch for a burst of DATA fragments (data_tx.c). */
 struct mcast_burst {
 	struct mcw_hdr hdr[MCAST_BURST_MAX];
 	u8 trailer[MCAST_BURST_MAX][MCW_AUTH_LEN];
@@ -371,59 +380,63 @@ void mcast_job_check(struct mcast_net *mn, struct mcast_job *job);
 void mcast_tx_inactive(struct mcast_net *mn, struct mcast_tx *tx);
 void mcast_tx_free(struct mcast_net *mn, struct mcast_tx *tx);
 
-/* data_hop.c */
-unsigned long mcast_tx_lifetime(void);
+/* A worm of @n destinations with a compound table of @plen bytes. */
+struct mcast_worm *mcast_worm_alloc(u32 n, u32 plen);
+void mcast_worm_free(struct mcast_worm *w);
+/* @tx leaves its worm (freed with the last). */
+void mcast_worm_leave(struct mcast_tx *tx);
+
+/* data_tx.c */
 void mcast_tx_pump(struct mcast_net *mn, struct mcast_tx *tx);
 void mcast_tx_send_frag(struct mcast_net *mn, struct mcast_tx *tx, u32 i);
-bool mcast_tx_may_send(struct mcast_net *mn, const struct mcast_tx *tx);
-u32 mcast_tx_ready(struct mcast_net *mn, const struct mcast_tx *tx);
-/* Fills @h for fragment @i of @tx; returns the bytes that follow it. */
-u32 mcast_tx_frag_hdr(struct mcast_net *mn, struct mcast_tx *tx, u32 i,
-		      struct mcw_hdr *h);
+/* @tx made progress (or starts): its tries and RTO begin anew. */
+void mcast_tx_progress(struct mcast_net *mn, struct mcast_tx *tx);
+/* The first RTO of a transfer to @to: srtt + 4 rttvar, at least rto_ms. */
+unsigned long mcast_rto_base(struct mcast_net *mn, u32 to);
 /*
- * A transfer of @job to @nodes[0] with its piece; @pbuf/@plen: a worm's
- * compound table (NULL: the piece's own).  Not pumped yet.
+ * A transfer of @job to @p, the head of @nodes[0..len-1], its piece; in
+ * @worm (sharing its compound table), or NULL.  Not sent yet.
  */
 struct mcast_tx *mcast_tx_new(struct mcast_net *mn, struct mcast_job *job,
-			      const u32 *nodes, const u64 *prevs, u32 len,
-			      u8 level, u32 step, struct mcast_worm *worm);
+			      const struct mcast_peer *p, const u32 *nodes,
+			      const u64 *prevs, u32 len, u8 level, u32 step,
+			      struct mcast_worm *worm);
+/* Starts @tx: into its peer's window (sending, with @pump), or queued. */
+void mcast_tx_go(struct mcast_net *mn, struct mcast_tx *tx, bool pump);
+/* Encodes piece entries (@head: mark the first, with @level). */
+void mcast_piece_put(u8 *buf, const u32 *nodes, const u64 *prevs, u32 len,
+		     bool head, u8 level);
 
 /* The step of @job's next message (a holder's j-th: its own step + j + 1). */
 static inline u32 mcast_job_next_step(const struct mcast_job *job)
 {
 	return job->step + 1 + job->nsent;
 }
-/* Starts @tx: into its peer's window (sending, with @pump), or queued. */
-void mcast_tx_go(struct mcast_net *mn, struct mcast_tx *tx, bool pump);
-/* Encodes piece entries (@head: mark the first, with @level). */
-void mcast_piece_put(u8 *buf, const u32 *nodes, const u64 *prevs, u32 len,
-		     bool head, u8 level);
+
+/* data_spread.c */
 /*
  * Spreads @job over @nodes[0..n-1] (this node first) by its algorithm:
  * U-torus (Fig 4.9), separate addressing, or a path-based one (worms).
  */
 void mcast_job_spread(struct mcast_net *mn, struct mcast_job *job,
 		      const u32 *nodes, const u64 *prevs, u32 n, u8 level);
-void mcast_tx_timer(struct mcast_net *mn, struct mcast_tx *tx);
-void mcast_rx_ack(struct mcast_net *mn, const struct mcw_hdr *h,
-		  const void *body, size_t blen, u32 from);
-void mcast_rx_done(struct mcast_net *mn, const struct mcw_hdr *h,
-		   const void *body, size_t blen, u32 from);
-
-/* data_worm.c */
-/* Path-based: each message of the holder's schedule as worms. */
-void mcast_worm_spread(struct mcast_net *mn, struct mcast_job *job,
-		       const u32 *nodes, const u64 *prevs, u32 n, u8 level);
-/* Sends what @tx (of a worm) may, with its siblings due the same. */
-void mcast_worm_pump(struct mcast_net *mn, struct mcast_tx *tx);
-/* @tx leaves its worm (freed with the last). */
-void mcast_worm_leave(struct mcast_tx *tx);
+/* Takes over a dead child's piece @nodes minus its head. */
+void mcast_takeover(struct mcast_net *mn, struct mcast_job *job,
+		    const u32 *nodes, const u64 *prevs, u32 len, u8 level);
 /*
  * A software worm's receiver passes on the rest of the table (@rest,
  * @n entries, already encoded, its first a head) to its next head.
  */
 void mcast_chain_pass(struct mcast_net *mn, struct mcast_job *job,
 		      const u8 *rest, u32 n);
+
+/* data_hop.c */
+unsigned long mcast_tx_lifetime(void);
+void mcast_tx_timer(struct mcast_net *mn, struct mcast_tx *tx);
+void mcast_rx_ack(struct mcast_net *mn, const struct mcw_hdr *h,
+		  const void *body, size_t blen, u32 from);
+void mcast_rx_done(struct mcast_net *mn, const struct mcw_hdr *h,
+		   const void *body, size_t blen, u32 from);
 
 /* data_fifo.c */
 void mcast_streams_expire(struct mcast_net *mn);

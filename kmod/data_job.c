@@ -312,3 +312,51 @@ void mcast_tx_free(struct mcast_net *mn, struct mcast_tx *tx)
 	kvfree(tx->acked);
 	mcast_obj_free(tx, MCAST_OBJ_TX);
 }
+
+void mcast_worm_free(struct mcast_worm *w)
+{
+	kvfree(w->pbuf);
+	kvfree(w->tx);
+	kvfree(w->hdr);
+	kvfree(w->trailer);
+	kvfree(w->head);
+	kvfree(w->tail);
+	kvfree(w->to);
+	kvfree(w->sel);
+	kfree(w);
+}
+
+struct mcast_worm *mcast_worm_alloc(u32 n, u32 plen)
+{
+	struct mcast_worm *w = kzalloc(sizeof(*w), GFP_KERNEL);
+
+	if (!w)
+		return NULL;
+	w->n = n;
+	w->plen = plen;
+	w->pbuf = kvmalloc(plen, GFP_KERNEL);
+	w->tx = kvcalloc(n, sizeof(*w->tx), GFP_KERNEL);
+	w->hdr = kvmalloc_array(n, sizeof(*w->hdr), GFP_KERNEL);
+	w->trailer = kvmalloc_array(n, sizeof(*w->trailer), GFP_KERNEL);
+	w->head = kvmalloc_array(n, sizeof(*w->head), GFP_KERNEL);
+	w->tail = kvmalloc_array(n, sizeof(*w->tail), GFP_KERNEL);
+	w->to = kvmalloc_array(n, sizeof(*w->to), GFP_KERNEL);
+	w->sel = kvmalloc_array(n, sizeof(*w->sel), GFP_KERNEL);
+	if (!w->pbuf || !w->tx || !w->hdr || !w->trailer || !w->head ||
+	    !w->tail || !w->to || !w->sel) {
+		mcast_worm_free(w);
+		return NULL;
+	}
+	return w;
+}
+
+void mcast_worm_leave(struct mcast_tx *tx)
+{
+	struct mcast_worm *w = tx->worm;
+
+	w->tx[tx->worm_idx] = NULL;
+	tx->worm = NULL;
+	tx->pbuf = NULL;
+	if (!--w->live)
+		mcast_worm_free(w);
+}

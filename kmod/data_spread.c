@@ -1,23 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * Worms (seed 000 ch. 6): on a transport with intermediate reception, each
- * message of a path-based schedule (S-, Md-, Mu-torus) goes to all its
- * destinations as one worm per fragment, every destination taking its
- * copy as the worm passes.
+ * Spreading a holder's piece into transfers by the job's algorithm:
+ * U-torus (Fig 4.9) or separate addressing, one transfer per message;
+ * path-based (S-, Md-, Mu-torus, seed 000 ch. 6), one transfer per
+ * destination of each worm, sent together (data_tx.c); and the takeover
+ * of a dead child's piece, which spreads again.
  *
- * Each destination still has a transfer of its own (window,
- * acknowledgements, retransmission, DONE, takeover), exactly as in a
- * unicast tree: a fragment that all of them have due goes out once, as a
- * worm; one that only some need (a loss, a full window) goes to each of
- * those by itself.  So a worm cut short by a failed link, or a copy a host
- * missed, costs a retransmission, never a message.  The piece table is
- * compound (Fig 6.2): every destination's piece, its head marked, so all
- * copies carry the same bytes and each receiver finds its own piece.
- *
- * A message with more destinations than one worm may visit (the
- * transport's limits on destinations and compound header bytes) goes as
- * several worms, each a run of the destinations in visiting order: a
- * shorter path in the same order, so still deadlock-free under UTPR.
+ * A worm with more destinations than the transport lets one visit (its
+ * limits on destinations and compound header bytes) goes as several
+ * worms, each a run of the destinations in visiting order: a shorter path
+ * in the same order, so still deadlock-free under UTPR.
  *
  * Without IR (UDP, TCP) a worm is done in software: one transfer to its
  * first destination carries every piece (MCW_F_CHAIN), and each
@@ -30,7 +22,7 @@
 
 #include "compat.h"
 #include "data.h"
-#include "msg.h"
+#include "notify.h"
 #include "schedule.h"
 
 /* Destinations one worm may visit: the transport's limits. */
@@ -42,151 +34,70 @@ static u32 mcast_worm_room(struct mcast_net *mn)
 	return max(n, 1U);
 }
 
-static void mcast_worm_free(struct mcast_worm *w)
-{
-	kvfree(w->pbuf);
-	kvfree(w->tx);
-	kvfree(w->hdr);
-	kvfree(w->trailer);
-	kvfree(w->head);
-	kvfree(w->tail);
-	kvfree(w->to);
-	kvfree(w->sel);
-	kfree(w);
-}
-
-static struct mcast_worm *mcast_worm_alloc(u32 n, u32 plen)
-{
-	struct mcast_worm *w = kzalloc(sizeof(*w), GFP_KERNEL);
-
-	if (!w)
-		return NULL;
-	w->n = n;
-	w->plen = plen;
-	w->pbuf = kvmalloc(plen, GFP_KERNEL);
-	w->tx = kvcalloc(n, sizeof(*w->tx), GFP_KERNEL);
-	w->hdr = kvmalloc_array(n, sizeof(*w->hdr), GFP_KERNEL);
-	w->trailer = kvmalloc_array(n, sizeof(*w->trailer), GFP_KERNEL);
-	w->head = kvmalloc_array(n, sizeof(*w->head), GFP_KERNEL);
-	w->tail = kvmalloc_array(n, sizeof(*w->tail), GFP_KERNEL);
-	w->to = kvmalloc_array(n, sizeof(*w->to), GFP_KERNEL);
-	w->sel = kvmalloc_array(n, sizeof(*w->sel), GFP_KERNEL);
-	if (!w->pbuf || !w->tx || !w->hdr || !w->trailer || !w->head ||
-	    !w->tail || !w->to || !w->sel) {
-		mcast_worm_free(w);
-		return NULL;
-	}
-	return w;
-}
-
-void mcast_worm_leave(struct mcast_tx *tx)
-{
-	struct mcast_worm *w = tx->worm;
-
-	w->tx[tx->worm_idx] = NULL;
-	tx->worm = NULL;
-	tx->pbuf = NULL;
-	if (!--w->live)
-		mcast_worm_free(w);
-}
-
 /*
- * Fragment @j to the @k transfers in w->sel (in visiting order), as one
- * worm: the body is the same for all, each gets its own header (its xid,
- * the child's incarnation) and, with a cluster key, its own trailer.
+ * Takes over the piece of @tx minus its head: the job's algorithm again,
+ * from this node (the piece stays a run of the same order with this node
+ * in front: it came before the piece in that order).
  */
-static void mcast_worm_send(struct mcast_net *mn, struct mcast_worm *w,
-			    u32 k, u32 j)
+void mcast_takeover(struct mcast_net *mn, struct mcast_job *job,
+			   const u32 *nodes, const u64 *prevs, u32 len,
+			   u8 level)
 {
-	struct mcast_tx *t0 = w->sel[0];
-	u32 off = j * mcast_frag_size(mn);
-	u32 end = off + mcast_tx_frag_hdr(mn, t0, j, &w->hdr[0]);
-	struct mcast_worm_desc desc = {
-		.n = k, .to = w->to, .head = w->head, .tail = w->tail,
-		.blen = end - off,
-	};
-	struct kvec body[2], v[4];
-	size_t nb = 0, nv, i;
+	u32 *tn;
+	u64 *tp;
+	u32 i;
 
-	if (off < w->plen)
-		body[nb++] = (struct kvec){ w->pbuf + off,
-					    min(end, w->plen) - off };
-	if (end > w->plen) {
-		u32 d0 = max(off, w->plen) - w->plen;
-
-		body[nb++] = (struct kvec){ t0->job->msg->data + d0,
-					    end - w->plen - d0 };
-	}
-	desc.body = body;
-	desc.nbody = nb;
-	for (i = 0; i < k; i++) {
-		mcast_tx_frag_hdr(mn, w->sel[i], j, &w->hdr[i]);
-		w->to[i] = w->sel[i]->to;
-		w->head[i] = (struct kvec){ &w->hdr[i], sizeof(w->hdr[i]) };
-		w->tail[i] = (struct kvec){ NULL, 0 };
-		v[0] = w->head[i];
-		memcpy(v + 1, body, nb * sizeof(*body));
-		nv = 1 + nb;
-		if (mcast_seal(mn, v, &nv, w->trailer[i]))
-			w->tail[i] = v[nv - 1];
-	}
-	if (mn->tp->xmit_worm(mn, &desc)) {
-		for (i = 0; i < k; i++)
-			w->sel[i]->lost = true;	/* a timeout resends */
+	if (len < 2)
 		return;
+	tn = kvmalloc_array(len, sizeof(u32), GFP_KERNEL);
+	tp = kvmalloc_array(len, sizeof(u64), GFP_KERNEL);
+	if (!tn || !tp) {
+		for (i = 1; i < len; i++)
+			mcast_job_add_failed(job, nodes[i]);
+		goto out;
 	}
-	atomic64_inc(&mn->stats.worms);
-	atomic64_add(k, &mn->stats.worm_dests);
-	atomic64_add(k, &mn->stats.tx_packets);
+	tn[0] = mn->node_id;
+	tp[0] = 0;
+	memcpy(tn + 1, nodes + 1, (len - 1) * sizeof(u32));
+	memcpy(tp + 1, prevs + 1, (len - 1) * sizeof(u64));
+	mcast_job_spread(mn, job, tn, tp, len, level);
+out:
+	kvfree(tn);
+	kvfree(tp);
 }
 
 /*
- * The transfers of @tx's worm that may send fragment @j now, @tx first
- * among equals: in visiting order, into w->sel.
+ * A transfer of @job to @nodes[0] with its piece, not sent yet; or, when
+ * @nodes[0] is no peer, it is failed (reported) and its piece taken over.
  */
-static u32 mcast_worm_select(struct mcast_net *mn, struct mcast_tx *tx,
-			     u32 j)
+static struct mcast_tx *mcast_tx_to(struct mcast_net *mn,
+				    struct mcast_job *job, const u32 *nodes,
+				    const u64 *prevs, u32 len, u8 level,
+				    u32 step, struct mcast_worm *worm)
 {
-	struct mcast_worm *w = tx->worm;
-	u32 i, k = 0;
+	struct mcast_peer *p = xa_load(&mn->peers, nodes[0]);
 
-	if (!mn->tp->xmit_worm) {
-		w->sel[k++] = tx;
-		return k;
-	}
-	for (i = 0; i < w->n; i++) {
-		struct mcast_tx *s = w->tx[i];
-
-		if (s && (s == tx || (s->active && s->next == j &&
-				      mcast_tx_ready(mn, s) > j &&
-				      mcast_tx_may_send(mn, s))))
-			w->sel[k++] = s;
-	}
-	return k;
+	if (p)
+		return mcast_tx_new(mn, job, p, nodes, prevs, len, level, step,
+				    worm);
+	atomic64_inc(&mn->stats.unreached);
+	mcast_job_add_failed(job, nodes[0]);
+	mcast_notify_data(mn, MCAST_CMD_ERROR, nodes[0], job->group, job->seq,
+			  EHOSTUNREACH);
+	mcast_takeover(mn, job, nodes, prevs, len, level);
+	return NULL;
 }
 
-void mcast_worm_pump(struct mcast_net *mn, struct mcast_tx *tx)
+static void mcast_tx_start(struct mcast_net *mn, struct mcast_job *job,
+			   const u32 *nodes, const u64 *prevs, u32 len)
 {
-	u32 ready = mcast_tx_ready(mn, tx);
+	struct mcast_tx *tx = mcast_tx_to(mn, job, nodes, prevs, len, 0,
+					  mcast_job_next_step(job), NULL);
 
-	while (tx->next < ready && mcast_tx_may_send(mn, tx)) {
-		u32 j = tx->next, k = mcast_worm_select(mn, tx, j), i;
-
-		for (i = 0; i < k; i++) {
-			struct mcast_tx *s = tx->worm->sel[i];
-
-			if (s->rtt_frag == U32_MAX) {
-				s->rtt_frag = j;
-				s->rtt_sent = ktime_get();
-			}
-			mn->tx_out++;
-			s->next++;
-		}
-		if (k == 1)
-			mcast_tx_send_frag(mn, tx, j);
-		else
-			mcast_worm_send(mn, tx->worm, k, j);
-	}
+	if (!tx)
+		return;
+	job->nsent++;
+	mcast_tx_go(mn, tx, true);
 }
 
 /*
@@ -211,7 +122,7 @@ static void mcast_worm_start(struct mcast_net *mn, struct mcast_job *job,
 		off += d[i].len * MCW_ENTRY;
 	}
 	for (i = 0; i < k; i++) {
-		struct mcast_tx *tx = mcast_tx_new(mn, job, nodes + d[i].pos,
+		struct mcast_tx *tx = mcast_tx_to(mn, job, nodes + d[i].pos,
 						   prevs + d[i].pos, d[i].len,
 						   d[i].level, step, w);
 
@@ -243,7 +154,7 @@ static void mcast_chain_tx(struct mcast_net *mn, struct mcast_job *job,
 			   const u32 *nodes, const u64 *prevs, u32 n, u8 level,
 			   u32 step, const u8 *table)
 {
-	struct mcast_tx *tx = mcast_tx_new(mn, job, nodes, prevs, n, level,
+	struct mcast_tx *tx = mcast_tx_to(mn, job, nodes, prevs, n, level,
 					   step, NULL);
 
 	if (!tx)
@@ -316,8 +227,8 @@ void mcast_chain_pass(struct mcast_net *mn, struct mcast_job *job,
 	kvfree(prevs);
 }
 
-void mcast_worm_spread(struct mcast_net *mn, struct mcast_job *job,
-		       const u32 *nodes, const u64 *prevs, u32 n, u8 level)
+static void mcast_worm_spread(struct mcast_net *mn, struct mcast_job *job,
+			      const u32 *nodes, const u64 *prevs, u32 n, u8 level)
 {
 	struct mc_chain c = { .node = nodes, .len = n, .rot = 0 };
 	u32 room = mcast_worm_room(mn), i;
@@ -346,4 +257,28 @@ void mcast_worm_spread(struct mcast_net *mn, struct mcast_job *job,
 		job->nsent++;	/* one step, however many worms */
 	}
 	kvfree(d);
+}
+
+/*
+ * Runs U-torus (Fig 4.9) over @nodes[0..n-1], @nodes[0] being this node;
+ * or, for a separate-addressing root, one transfer to each node in turn
+ * (every piece is then one node, so nothing is forwarded or taken over);
+ * or a path-based algorithm's worms.
+ */
+void mcast_job_spread(struct mcast_net *mn, struct mcast_job *job,
+		      const u32 *nodes, const u64 *prevs, u32 n, u8 level)
+{
+	struct mc_chain c = { .node = nodes, .len = n, .rot = 0 };
+	struct mc_sender s;
+	struct mc_dest d;
+
+	if (mc_algo_is_path_based(job->algo)) {
+		mcast_worm_spread(mn, job, nodes, prevs, n, level);
+		return;
+	}
+	mc_sender_init(&s, &mn->torus, &c,
+		       job->separate ? MC_ALGO_SEPARATE : MC_ALGO_UTORUS,
+		       0, 0, n, 0);
+	while (mc_sender_next(&s, &d, 1) == 1)
+		mcast_tx_start(mn, job, nodes + d.pos, prevs + d.pos, d.len);
 }
