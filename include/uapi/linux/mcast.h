@@ -575,8 +575,9 @@ enum mcast_stats_attr {
 						 * as software chains (or
 						 * U-torus on a torus worms
 						 * cannot run on) */
-	MCAST_STATS_A_RX_WORMS,		/* u64: transfers received as part of a
-					 * worm (intermediate reception) */
+	MCAST_STATS_A_RX_WORMS,		/* u64: messages received as part of a
+					 * worm (intermediate reception, or
+					 * its software chain) */
 
 	__MCAST_STATS_A_MAX,
 	MCAST_STATS_A_MAX = __MCAST_STATS_A_MAX - 1

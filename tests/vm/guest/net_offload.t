@@ -11,7 +11,8 @@
 # every node sending at once; a send may choose its own algorithm.  Worms
 # over the transport's declared limits are split (counted) and still
 # deliver; a failed link cuts worms and
-# completion mode still accounts for every destination.  On TCP, which has
+# completion mode still accounts for every destination.  A 3x3x3 torus on
+# its own fabric runs every path-based algorithm too.  On TCP, which has
 # no IR, a path-based setting runs its worms in software (each destination
 # passes the rest on: pipelined chains), with the same guarantees, counted
 # as fallbacks; auto takes Mu-torus(4) chains for long messages and
@@ -182,6 +183,27 @@ gone() {
 	return 1
 }
 run_ok "the fabric goes once the nodes are gone" gone
+
+# ---- a 3D torus: 3x3x3 on its fabric, every path-based algorithm
+run_ok "fabric torus:3x3x3" sh -c "echo 'torus:3x3x3 buffer=2 flit=64' > $D/fabric"
+N=27 TOPO=torus:3x3x3:uni
+if out=$(mcastbed up "$TOPO" --transport irsim 2>&1); then
+	members 1 12 81
+	for algo in s-torus md-torus mu-torus:3; do
+		node_set algorithm "$algo"
+		ALGO=$algo
+		src=$(random_nodes 1 $seed)
+		round "3x3x3, $algo: group 1 from node $src" "$src" g:1 "$MEM" \
+			1400,20000 wait
+		checks_quiet "3x3x3, $algo"
+		seed=$((seed + 1))
+	done
+	ALGO=
+else
+	fail "mcastbed up $TOPO --transport irsim" "$out"
+fi
+mcastbed down > /dev/null 2>&1
+run_ok "the 3x3x3 fabric goes" gone
 
 # ---- no IR (TCP): worms in software, as chains; offload required fails
 N=16 TOPO=torus:4x4:uni
