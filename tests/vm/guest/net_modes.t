@@ -23,8 +23,9 @@
 #    res is -EHOSTUNREACH and the failed list names it, for a node list
 #    and for a group, and a timeout_ms shorter than giving up on it ends
 #    the wait with it among the failed;
-#  - 1 MiB and 4 MiB to a 10-member group on the 8x8 torus: exactly once,
-#    byte-exact, the U-torus tree of mcastctl plan.
+#  - 1 MiB and 4 MiB to a 10-member group on the 8x8 torus, as U-torus
+#    and as auto's Mu-torus(4) chains: exactly once, byte-exact, in the
+#    step (phase) and from the node of mcastctl plan's schedule.
 
 # shellcheck source=tests/vm/guest/tap.sh
 . /tests/tap.sh
@@ -352,8 +353,13 @@ if _out=$(mcastbed up "$TOPO" 2>&1); then
 	pass "mcastbed up $TOPO"
 	members 1 10 41
 	src=${MEM%% *}
-	round "$TOPO: 1 MiB and 4 MiB to group 1 from member $src" "$src" g:1 "$MEM" \
-		1048576,4194304 wait=60000
+	round "$TOPO: 1 MiB and 4 MiB to group 1 from member $src, U-torus" \
+		"$src" g:1 "$MEM" 1048576,4194304 wait=60000 no-offload
+	# auto's choice for long messages without IR: Mu-torus(4) chains
+	ALGO=mu-torus:4 CHAIN=1
+	round "$TOPO: 4 MiB to group 1 from member $src, auto (mu-torus:4 chains)" \
+		"$src" g:1 "$MEM" 4194304 wait=60000
+	ALGO= CHAIN=0
 else
 	fail "mcastbed up $TOPO" "$_out"
 fi

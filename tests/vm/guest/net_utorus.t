@@ -57,8 +57,10 @@ testbed() {
 	if [ "$_spec" = bridge:16 ]; then
 		# one 4 MiB message to every node
 		mcastbed group 2 all > /dev/null 2>&1
+		# (no-offload: a tree, not auto's chains for long messages)
 		round "$_spec: 4 MiB to group 2 (all 16) from 5" 5 g:2 \
-			"0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15" 4194304 wait=60000
+			"0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15" 4194304 wait=60000 \
+			no-offload
 	fi
 	mcastbed down > /dev/null 2>&1
 }

@@ -106,7 +106,7 @@ fi
 _bad=''
 for _n in 1 2 3; do
 	# 3 sizes x (3 timed + 3 back-to-back) per method
-	grep -q "^node $_n: received .*(u-torus 18, separate 18), bad 0, truncated 0, dropped 0, stopped by the sender" \
+	grep -q "^node $_n: received .*(u-torus 18, separate 18, path-based 0), bad 0, truncated 0, dropped 0, stopped by the sender" \
 		"/tmp/perf.csv.$_n" || _bad="$_bad $(cat "/tmp/perf.csv.$_n")"
 done
 is "$_bad" "" "every receiver got all 36 messages byte-exact"
@@ -128,7 +128,7 @@ is "$(echo "$_t" | grep -cE '^(u-torus|separate) +3 +(8|4096) +2 +[0-9.]+ +[0-9.
 wait_receivers || kill_receivers
 _bad=''
 for _n in 1 2 3; do
-	grep -q "^node $_n: received .*(u-torus 8, separate 8), bad 0" "/tmp/perf.table.$_n" ||
+	grep -q "^node $_n: received .*(u-torus 8, separate 8, path-based 0), bad 0" "/tmp/perf.table.$_n" ||
 		_bad="$_bad $(cat "/tmp/perf.table.$_n")"
 done
 is "$_bad" "" "node-list sends: every receiver got all 16 messages byte-exact"
