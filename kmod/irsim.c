@@ -140,11 +140,48 @@ static void irsim_deliver(void *ctx, struct mc_fabric *f, u32 w, u32 i,
 	mcast_data_kick(h->mn);
 }
 
+/* Records worm @w, which ended with @err, while a trace is on. */
+static void irsim_trace_worm(const struct mc_fabric *f, u32 w, int err)
+{
+	const struct mc_fab_worm *wm = &f->worm[w];
+	struct irsim_trace_ent *e;
+	u32 i;
+
+	if (!irsim.trace || irsim.ntrace == IRSIM_TRACE_WORMS)
+		return;
+	e = &irsim.trace[irsim.ntrace++];
+	e->src = wm->src;
+	e->err = err;
+	e->ndest = min_t(u32, wm->ndest, IRSIM_WORM_DESTS);
+	memcpy(e->dest, wm->dest, e->ndest * sizeof(u32));
+	e->nhops = min_t(u32, wm->npath, IRSIM_TRACE_HOPS);
+	for (i = 0; i < e->nhops; i++)
+		e->chan[i] = wm->path[i].chan;
+}
+
+int irsim_trace_set(bool on)
+{
+	struct irsim_trace_ent *t = NULL;
+
+	if (on) {
+		t = kvcalloc(IRSIM_TRACE_WORMS, sizeof(*t), GFP_KERNEL_ACCOUNT);
+		if (!t)
+			return -ENOMEM;
+	}
+	mutex_lock(&irsim.lock);
+	swap(irsim.trace, t);
+	irsim.ntrace = 0;
+	mutex_unlock(&irsim.lock);
+	kvfree(t);
+	return 0;
+}
+
 /* The worm ended: its path and its datagrams go. */
 static void irsim_done(void *ctx, struct mc_fabric *f, u32 w, int err, u64 t)
 {
 	if (err)
 		irsim.c.lost++;
+	irsim_trace_worm(f, w, err);
 	kfree(container_of(f->worm[w].dest, struct irsim_route, dest[0]));
 	kvfree((void *)(uintptr_t)f->worm[w].cookie);
 }
@@ -617,4 +654,5 @@ void irsim_stop(void)
 	if (irsim.up)
 		irsim_fabric_free();
 	mutex_unlock(&irsim.lock);
+	irsim_trace_set(false);
 }

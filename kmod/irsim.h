@@ -28,6 +28,16 @@ struct mcast_net;
 #define IRSIM_RXQ_MAX		1024	/* datagrams waiting at a host */
 #define IRSIM_WORM_DESTS	64	/* destinations one worm visits */
 #define IRSIM_WORM_HDR		4096	/* bytes of its compound header */
+#define IRSIM_TRACE_WORMS	256	/* worms a trace records */
+#define IRSIM_TRACE_HOPS	256	/* hops it keeps of each */
+
+/* A finished worm, as the trace (debugfs "trace") shows it. */
+struct irsim_trace_ent {
+	u32 src, ndest, nhops;
+	int err;
+	u32 dest[IRSIM_WORM_DESTS];
+	u32 chan[IRSIM_TRACE_HOPS];
+};
 
 /*
  * A node attached to the fabric.  Its transport opens before the node
@@ -66,6 +76,8 @@ struct irsim {
 	struct list_head hosts;		/* every open node */
 	struct irsim_host **by_id;	/* f.t.nodes entries, a cache */
 	struct irsim_counters c;
+	struct irsim_trace_ent *trace;	/* recording, or NULL */
+	u32 ntrace;			/* entries in it */
 	wait_queue_head_t wq;		/* the thread waits for work */
 	bool work;
 	struct task_struct *thread;
@@ -80,6 +92,8 @@ int irsim_fabric_create(const struct mc_torus *t,
 			const struct mc_fab_cfg *cfg, u32 flit_bytes,
 			u32 pace, const char **why);
 int irsim_fabric_destroy(void);
+/* Starts (clearing it) or stops the trace of the worms that end. */
+int irsim_trace_set(bool on);
 /* The worm limits the transport declares (tests lower them). */
 int irsim_set_worm_limits(u32 dests, u32 hdr);
 void irsim_worm_limits(u32 *dests, u32 *hdr);

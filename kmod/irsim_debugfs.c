@@ -17,6 +17,10 @@
  *     stall_node  write "NODE 1|0": the router forwards nothing
  *     no_ir       write "NODE 1|0": the host takes no IR copy
  *     drop_every  write N: lose every Nth worm (0: none)
+ *     trace       write 1 to record the next 256 worms that end (anew),
+ *                 0 to stop; read: one line per worm, "SRC D1,D2,...:
+ *                 NODE/DIM/VC ..." (its channels; " error E" if it ended
+ *                 short)
  *     worm_limits the transport's declared limits, "DESTS HDR_BYTES":
  *                 destinations per worm (1-64), compound header bytes
  *                 (1-4096); write to lower them (the data path then
@@ -292,6 +296,61 @@ static const struct file_operations irsim_knob_fops = {
 	.llseek = noop_llseek,
 };
 
+static void irsim_trace_line(struct seq_file *m,
+			     const struct irsim_trace_ent *e)
+{
+	unsigned int dim, vc;
+	u32 i, node;
+
+	seq_printf(m, "%u ", e->src);
+	for (i = 0; i < e->ndest; i++)
+		seq_printf(m, "%s%u", i ? "," : "", e->dest[i]);
+	seq_puts(m, ":");
+	for (i = 0; i < e->nhops; i++) {
+		mc_fab_chan_split(&irsim.f, e->chan[i], &node, &dim, &vc);
+		seq_printf(m, " %u/%u/%c", node, dim, mc_vc_letter(vc));
+	}
+	if (e->err)
+		seq_printf(m, " error %d", e->err);
+	seq_putc(m, '\n');
+}
+
+static int irsim_trace_show(struct seq_file *m, void *v)
+{
+	u32 i;
+
+	mutex_lock(&irsim.lock);
+	for (i = 0; irsim.up && irsim.trace && i < irsim.ntrace; i++)
+		irsim_trace_line(m, &irsim.trace[i]);
+	mutex_unlock(&irsim.lock);
+	return 0;
+}
+
+static int irsim_trace_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, irsim_trace_show, NULL);
+}
+
+static ssize_t irsim_trace_write(struct file *file, const char __user *ubuf,
+				 size_t len, loff_t *ppos)
+{
+	bool on;
+	int err = kstrtobool_from_user(ubuf, len, &on);
+
+	if (!err)
+		err = irsim_trace_set(on);
+	return err ? err : len;
+}
+
+static const struct file_operations irsim_trace_fops = {
+	.owner = THIS_MODULE,
+	.open = irsim_trace_open,
+	.read = seq_read,
+	.write = irsim_trace_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
 static int irsim_limits_show(struct seq_file *m, void *v)
 {
 	u32 dests, hdr;
@@ -350,6 +409,7 @@ int irsim_debugfs_init(void)
 	debugfs_create_file("links", 0400, irsim_dir, NULL, &irsim_links_fops);
 	debugfs_create_file("worm_limits", 0600, irsim_dir, NULL,
 			    &irsim_limits_fops);
+	debugfs_create_file("trace", 0600, irsim_dir, NULL, &irsim_trace_fops);
 	for (i = 0; i < ARRAY_SIZE(knobs); i++)
 		debugfs_create_file(knobs[i], 0200, irsim_dir, (void *)i,
 				    &irsim_knob_fops);

@@ -5,7 +5,8 @@
 # fabric, a 4x4 cluster sends with every algorithm (S-, Md-, Mu-torus(2),
 # Mu-torus(4), and U-torus for comparison): every destination gets every
 # message once, byte-exact, in order, in the phase and from the worm
-# sender mcastctl plan shows; the senders count worms, the receivers
+# sender mcastctl plan shows, each worm on the fabric hop for hop as the
+# plan routes it; the senders count worms, the receivers
 # count worm receptions, and the fabric's checks stay quiet (Thm 6.1: no
 # deadlock, every channel in the three-tier order, one boundary) also with
 # every node sending at once; a send may choose its own algorithm.  Worms
@@ -80,6 +81,55 @@ for algo in s-torus md-torus mu-torus:2 mu-torus:4 u-torus; do
 	checks_quiet "$algo"
 	seed=$((seed + 1))
 done
+# ---- the fabric's trace of each worm: the hops mcastctl plan gives
+# plan_hops ALGO SRC DESTS...: per message "SRC D1,D2,...: NODE/DIM/VC ..."
+plan_hops() {
+	_a=$1 _s=$2
+	shift 2
+	_args=''
+	for _d in "$@"; do
+		_args="$_args -d $(coord "$_d")"
+	done
+	# shellcheck disable=SC2086
+	mcastctl plan -t "$TOPO" -a "$_a" -s "$(coord "$_s")" $_args --hops |
+		tr -d '()' | awk -v dims="$(topo_dims)" '
+		function id(c,   p, n, i, v) {
+			n = split(c, p, ","); v = 0
+			for (i = 1; i <= n; i++) v = v * k[i] + p[i]
+			return v
+		}
+		BEGIN { split(dims, k, " ") }
+		/^phase [0-9]+:/ {
+			if (line != "") print line
+			line = id($3) " "
+			for (i = 5; i <= NF && $i ~ /^[0-9,]+$/; i++)
+				line = line (i > 5 ? "," : "") id($i)
+			line = line ":"
+			next
+		}
+		$2 == "->" && $4 == "dim" { line = line " " id($1) "/" $5 "/" $7 }
+		END { if (line != "") print line }'
+}
+for algo in s-torus md-torus mu-torus:4; do
+	node_set algorithm "$algo"
+	src=$(random_nodes 1 $seed)
+	d=$(echo " $MEM " | sed "s/ $src / /")
+	echo 1 > $D/trace
+	/usr/local/bin/ip netns exec "mcb$src" /usr/local/bin/mcast_probe tx g:1 100 \
+		wait > "$W/tx" 2>&1
+	sleep 0.5
+	cat $D/trace > "$W/trace"
+	echo 0 > $D/trace
+	# shellcheck disable=SC2086
+	plan_hops "$algo" "$src" $d > "$W/plan.hops"
+	bad=$(while read -r l; do grep -Fxq "$l" "$W/trace" || echo "[$l]"; done < "$W/plan.hops")
+	[ -s "$W/plan.hops" ] && [ -z "$bad" ] &&
+		pass "$algo: the fabric's trace has every worm of mcastctl plan, hop for hop ($(wc -l < "$W/plan.hops"))" ||
+		fail "$algo: the fabric's trace has every worm of mcastctl plan, hop for hop" \
+			"missing: $bad" "trace: $(cat "$W/trace")" "$(cat "$W/tx")"
+	seed=$((seed + 1))
+done
+
 # a send's own algorithm (MCAST_SEND_ALGORITHM) over the node's
 ALGO=md-torus
 round "node u-torus, the send md-torus: group 1 from node 5" 5 g:1 "$MEM" \
