@@ -210,8 +210,15 @@ if [ "$datapath" = 1 ] && insmod "${MCAST_KO%/*}/mcast_irsim.ko" 2>/dev/null; th
 	run mcastbed exec 13 mcastctl stats show
 	run cat $D/stats
 	mcastbed down > /dev/null 2>&1
-	echo none > $D/fabric 2>/dev/null
-	rmmod mcast_irsim
+	# the nodes leave the fabric as their namespaces are cleaned up, a
+	# little after mcastbed down returns
+	_i=0
+	until { [ "$(cat $D/fabric)" = none ] || echo none > $D/fabric; } 2>/dev/null &&
+		rmmod mcast_irsim 2>/dev/null; do
+		_i=$((_i + 1))
+		[ "$_i" -lt 100 ] || break
+		sleep 0.1
+	done
 fi
 
 section "done"
