@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
 # libmcast as built and installed, without the module: what the .so
-# exports (only mcast_*, versioned MCAST_1.0, or MCAST_1.1 for what came
-# later), its SONAME and links, the
+# exports (only mcast_*, versioned MCAST_1.0, or MCAST_1.1 and MCAST_1.2
+# for what came later), its SONAME and links, the
 # `make install-lib DESTDIR=...` tree, the pkg-config file, a man page for
 # every exported function, and the example compiled against the installed
 # tree reporting the missing module.  TAP output.
@@ -53,10 +53,11 @@ ok() {	# ok STATUS DESCRIPTION [DIAGNOSTIC]
 # --- the library as built
 
 syms=$(nm -D --defined-only "$so" | awk '{print $3}')
-others=$(grep -v -e '^mcast_[a-z0-9_]*@@MCAST_1\.0$' -e '^MCAST_1\.[01]$' \
-	-e '^mcast_join_flags@@MCAST_1\.1$' <<< "$syms" || true)
+others=$(grep -v -e '^mcast_[a-z0-9_]*@@MCAST_1\.0$' -e '^MCAST_1\.[012]$' \
+	-e '^mcast_join_flags@@MCAST_1\.1$' \
+	-e '^mcast_send_set_algorithm@@MCAST_1\.2$' <<< "$syms" || true)
 [ -z "$others" ]
-ok $? "the .so exports only mcast_* symbols, at MCAST_1.0 (mcast_join_flags: MCAST_1.1)" "$others"
+ok $? "the .so exports only mcast_* symbols, at MCAST_1.0 (mcast_join_flags: MCAST_1.1, mcast_send_set_algorithm: MCAST_1.2)" "$others"
 funcs=$(grep -o '^mcast_[a-z0-9_]*' <<< "$syms" | sort)
 nfuncs=$(wc -l <<< "$funcs")
 [ "$nfuncs" -ge 15 ]
