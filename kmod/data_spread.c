@@ -40,8 +40,7 @@ static u32 mcast_worm_room(struct mcast_net *mn)
  * in front: it came before the piece in that order).
  */
 void mcast_takeover(struct mcast_net *mn, struct mcast_job *job,
-			   const u32 *nodes, const u64 *prevs, u32 len,
-			   u8 level)
+		    const u32 *nodes, const u64 *prevs, u32 len, u8 level)
 {
 	u32 *tn;
 	u64 *tp;

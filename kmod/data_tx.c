@@ -26,8 +26,8 @@
 #include "notify.h"
 #include "schedule.h"
 
-static u32 mcast_tx_frag_hdr(struct mcast_net *mn, struct mcast_tx *tx, u32 i,
-		      struct mcw_hdr *h)
+static u32 mcast_tx_frag_hdr(struct mcast_net *mn, struct mcast_tx *tx,
+			     u32 i, struct mcw_hdr *h)
 {
 	struct mcast_job *job = tx->job;
 	u32 fs = mcast_frag_size(mn);
