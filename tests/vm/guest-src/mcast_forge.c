@@ -11,7 +11,8 @@
  *               [key=FILE [key_id=N] [ctr=C]]
  *
  * TYPE data, ack or done (or a number).  FIELDs are the header's: version
- * (1), flags, src, from, xid, seq, group, step, msg_len, count, frag, cum;
+ * (1), flags, src, from, xid, seq, group, step, msg_len, count, frag, cum,
+ * pad;
  * unset ones are 0 but version.  A DATA's body is its piece entries then
  * text, msg_len and count default to what they hold; a DONE's body is the
  * piece's ids.  The datagram goes out COUNT times over UDP (from PORT
@@ -113,7 +114,7 @@ struct forged {
 
 static const char *const field_names[] = {
 	"version", "flags", "src", "from", "xid", "seq", "group",
-	"step", "msg_len", "count", "frag", "cum",
+	"step", "msg_len", "count", "frag", "cum", "pad",
 };
 #define NFIELDS (sizeof(field_names) / sizeof(field_names[0]))
 
@@ -145,6 +146,7 @@ static int set_field(struct forged *f, const char *k, const char *v)
 	case 9: f->h.count = htobe32(x); f->have_count = 1; break;
 	case 10: f->h.frag = htobe32(x); break;
 	case 11: f->h.cum = htobe32(x); break;
+	case 12: f->h.pad = x; break;
 	default: return -1;
 	}
 	return 0;

@@ -21,7 +21,12 @@
 # with and without their body (before: an ACK and a DONE for each, before
 # any length check).  Node 1 holds no memory for them, counts them in
 # rx_malformed, delivers only the one good message, and answers the
-# duplicates with no more datagrams than came in.
+# duplicates with no more datagrams than came in.  Then the offload path's
+# fields: an unknown algorithm, Mu-torus without r, r for S-torus, the
+# chain flag on U-torus, compound tables without a head for node 1, with
+# two, with a level above the torus's, with flags on a non-head entry, and
+# a chain whose first piece is another node's: each refused and counted;
+# a good S-torus worm is delivered once.
 
 # shellcheck source=tests/vm/guest/tap.sh
 . /tests/tap.sh
@@ -94,6 +99,36 @@ as_peer() { # FIELD=V..
 	forge 2 $PEER_OPT "$(addr_of 1)" $PORT data src=2 from=2 group=5 "$@"
 }
 
+# the offload path's fields from a peer (see the top): bad algorithm bits,
+# r, chain flag and compound tables are refused; a good worm is taken
+trust_worms() {
+	mcastbed exec 1 mcast_probe rx 5 20000 > "$W/rx.1" 2>&1 &
+	rxpid=$!
+	wait_lines 1 '^ready' "$W/rx.1" || fail "$TP: receiver ready" "$(cat "$W/rx.1")"
+	mal0=$(netstat_of 1 rx_malformed)
+	x=400
+	for bad in "flags=0x14 piece=1:0" "flags=0x10 pad=0 piece=0x80000001:0" \
+		"flags=0x08 pad=4 piece=0x80000001:0" "flags=0x20 piece=1:0" \
+		"flags=0x08 piece=1:0" "flags=0x08 piece=0x80000001:0,0x80000001:0" \
+		"flags=0x08 piece=0x89000001:0" "flags=0x08 piece=0x80000001:0,0x40000003:0" \
+		"flags=0x28 piece=0x80000003:0,0x80000001:0"; do
+		# shellcheck disable=SC2086
+		as_peer xid=$x seq=$x $bad text=bad > /dev/null 2>&1 ||
+			fail "$TP: mcast_forge $bad"
+		x=$((x + 1))
+	done
+	run_ok "$TP: node 2 sends a good s-torus worm" \
+		as_peer xid=500 seq=500 step=1 flags=0x08 piece=0x80000001:0 text=worm
+	sleep 1
+	mal1=$(netstat_of 1 rx_malformed)
+	is "$(delta "$mal0" "$mal1")" 9 "$TP: 9 DATA with bad offload fields (algorithm, r, chain flag, heads, level, flags) counted in rx_malformed"
+	kill "$(sed -n 's/^ready .* pid=\([0-9]*\)$/\1/p' "$W/rx.1")" 2>/dev/null
+	wait "$rxpid"
+	is "$(grep -c '^msg src=2 seq=500 len=4 group=5 step=1 from=2 ' "$W/rx.1")" 1 \
+		"$TP: the good worm delivered once, in phase 1 from node 2"
+	is "$(grep -c '^msg ' "$W/rx.1")" 1 "$TP: nothing bad delivered"
+}
+
 # what a peer may say (see the top)
 trust_peer() {
 	PEER_OPT=tcp
@@ -159,6 +194,7 @@ for TP in udp tcp; do
 	[ "$TP" = udp ] || OPT=tcp
 	trust_sources
 	trust_peer
+	trust_worms
 	mcastbed down > /dev/null 2>&1
 done
 
