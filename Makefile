@@ -110,6 +110,7 @@ A_LDFLAGS = $(SAN_CFLAGS) $(LDFLAGS)
 
 PLAN_SRCS  := $(sort $(wildcard plan/*.c))
 CTL_SRCS   := $(sort $(wildcard utils/mcastctl/*.c))
+LIB_SRCS   := $(sort $(wildcard utils/lib/*.c))
 BENCH_SRCS := $(sort $(wildcard tests/bench/*.c))
 UNIT_SRCS  := $(sort $(wildcard tests/unit/*.c))
 MCL_SRCS   := $(sort $(wildcard libmcast/*.c))
@@ -117,13 +118,14 @@ MON_SRCS   := $(sort $(wildcard utils/mcastmon/*.c))
 LTEST_SRCS := $(sort $(wildcard tests/lib/*.c))
 
 PLAN_OBJS   := $(PLAN_SRCS:%.c=$(B)/obj/%.o)
-CTL_OBJS    := $(CTL_SRCS:%.c=$(B)/obj/%.o)
+CTL_OBJS    := $(CTL_SRCS:%.c=$(B)/obj/%.o) $(LIB_SRCS:%.c=$(B)/obj/%.o)
 PLAN_AOBJS  := $(PLAN_SRCS:%.c=$(B)/asan/obj/%.o)
-CTL_AOBJS   := $(CTL_SRCS:%.c=$(B)/asan/obj/%.o)
+CTL_AOBJS   := $(CTL_SRCS:%.c=$(B)/asan/obj/%.o) \
+	       $(LIB_SRCS:%.c=$(B)/asan/obj/%.o)
 MCL_OBJS    := $(MCL_SRCS:%.c=$(B)/pic/obj/%.o)
 MCL_AOBJS   := $(MCL_SRCS:%.c=$(B)/asan/obj/%.o)
-# mcastmon shares mcastctl's netlink plumbing, parsers and JSON writer.
-MON_SHARED  := $(addprefix utils/mcastctl/,json.c nl.c parse.c)
+# mcastctl, mcastmon and mcastd share utils/lib: netlink, parsers, JSON.
+MON_SHARED  := $(LIB_SRCS)
 MON_OBJS    := $(MON_SRCS:%.c=$(B)/obj/%.o) $(MON_SHARED:%.c=$(B)/obj/%.o)
 MON_AOBJS   := $(MON_SRCS:%.c=$(B)/asan/obj/%.o) \
 	       $(MON_SHARED:%.c=$(B)/asan/obj/%.o)
@@ -152,10 +154,11 @@ MCL_MANS := $(sort $(wildcard libmcast/man/*.3))
 EXAMPLES := $(patsubst libmcast/examples/%.c,$(B)/examples/%,\
 	    $(sort $(wildcard libmcast/examples/*.c)))
 
-$(B)/obj/utils/mcastctl/%.o $(B)/asan/obj/utils/mcastctl/%.o: \
-	PART_CFLAGS = $(NL_CFLAGS)
+$(B)/obj/utils/mcastctl/%.o $(B)/asan/obj/utils/mcastctl/%.o \
+$(B)/obj/utils/lib/%.o $(B)/asan/obj/utils/lib/%.o: \
+	PART_CFLAGS = $(NL_CFLAGS) -Iutils/lib
 $(B)/obj/utils/mcastmon/%.o $(B)/asan/obj/utils/mcastmon/%.o: \
-	PART_CFLAGS = $(NL_CFLAGS) -Iutils/mcastctl
+	PART_CFLAGS = $(NL_CFLAGS) -Iutils/lib -Iutils/mcastctl
 $(B)/pic/obj/%.o $(B)/asan/obj/libmcast/%.o $(B)/asan/obj/tests/lib/%.o \
 $(B)/obj/libmcast/examples/%.o: PART_CFLAGS = -Ilibmcast
 $(B)/obj/tests/lib/%.o: PART_CFLAGS = -Ilibmcast -Itests/unit
@@ -296,8 +299,8 @@ $(BEDROUTES): $(B)/obj/utils/mcastbed/mcastbed-routes.o
 # mcastsim: multicasts on the simulated IR fabric, in userspace (the same
 # plan/fabric.c the kernel's fabric runs), with mcastctl's parsers.
 SIM := $(B)/mcastsim
-$(B)/obj/utils/mcastsim/%.o: PART_CFLAGS = -Iutils/mcastctl
-$(SIM): $(B)/obj/utils/mcastsim/mcastsim.o $(B)/obj/utils/mcastctl/parse.o $(LIB)
+$(B)/obj/utils/mcastsim/%.o: PART_CFLAGS = -Iutils/lib
+$(SIM): $(B)/obj/utils/mcastsim/mcastsim.o $(B)/obj/utils/lib/parse.o $(LIB)
 	$(quiet) LD $@
 	$(Q)$(CC) $(U_LDFLAGS) -o $@ $^ -lpthread $(LDLIBS)
 

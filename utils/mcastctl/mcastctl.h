@@ -15,14 +15,7 @@
 #define MCASTCTL_VERSION "unknown"
 #endif
 
-/* Exit statuses, documented in mcastctl(8). */
-enum {
-	MCASTCTL_OK = 0,
-	MCASTCTL_EINPUT = 1,	/* an invalid value, unreadable file, no memory */
-	MCASTCTL_EUSAGE = 2,	/* unknown/missing/conflicting options */
-	MCASTCTL_EINTERNAL = 3,	/* a checker rejected a plan: a bug */
-	MCASTCTL_EKERNEL = 4,	/* the kernel refused, or mcast is not loaded */
-};
+#include "status.h"
 
 /* -j before the command: JSON output for every show command. */
 extern bool mcastctl_json;

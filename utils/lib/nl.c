@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * Generic netlink plumbing for mcastctl (see nl.h).
+ * Generic netlink plumbing of the mcast tools (see nl.h).
  */
 #include <errno.h>
 #include <string.h>
@@ -11,8 +11,8 @@
 #include <netlink/genl/genl.h>
 #include <netlink/msg.h>
 
-#include "mcastctl.h"
 #include "nl.h"
+#include "status.h"
 
 const char *ctl_nl_prog = "mcastctl";
 
@@ -215,6 +215,10 @@ int ctl_nl_request(struct ctl_nl *nl, struct nl_msg *msg, ctl_reply_fn fn,
 	nl_cb_put(cb);
 	if (st.fn_ret)
 		return st.fn_ret;
+	nl->err = st.err;
+	snprintf(nl->msg, sizeof(nl->msg), "%s", st.msg);
+	if (st.err && nl->quiet)
+		return MCASTCTL_EKERNEL;
 	if (st.err) {
 		const char *hint = st.err == -EPERM ?
 			" (this command needs CAP_NET_ADMIN)" : "";

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * The "mcast" generic netlink family from mcastctl: connect, send one
- * request, collect its replies, report the kernel's error with its
- * extended-ack message.
+ * The "mcast" generic netlink family from the tools and mcastd: connect,
+ * send one request, collect its replies, report the kernel's error with
+ * its extended-ack message (or, quiet, keep both for the caller).
  */
 #ifndef MCASTCTL_NL_H
 #define MCASTCTL_NL_H
@@ -21,6 +21,9 @@ struct ctl_nl {
 	struct nl_sock *sk;
 	int family;
 	const char *what;	/* "node set": prefix of messages */
+	bool quiet;		/* keep the kernel's refusal, do not print it */
+	int err;		/* the last request's -errno from the kernel */
+	char msg[256];		/* ... and its extended-ack message */
 };
 
 /* A reply: the message's genl command and its top-level attributes. */
