@@ -103,7 +103,7 @@ static const struct nla_policy mcast_peer_policy[MCAST_PEER_A_MAX + 1] = {
 
 static const struct nla_policy mcast_group_policy[MCAST_GROUP_A_MAX + 1] = {
 	[MCAST_GROUP_A_ID] = NLA_POLICY_MIN(NLA_U32, 1),
-	[MCAST_GROUP_A_EPOCH] = { .type = NLA_REJECT },
+	[MCAST_GROUP_A_EPOCH] = NLA_POLICY_MIN(NLA_U32, 1),
 	[MCAST_GROUP_A_MEMBERS] = NLA_POLICY_VALIDATE_FN(NLA_BINARY,
 							 mcast_val_u32_array),
 	[MCAST_GROUP_A_RCHAIN] = NLA_POLICY_VALIDATE_FN(NLA_BINARY,
@@ -111,6 +111,7 @@ static const struct nla_policy mcast_group_policy[MCAST_GROUP_A_MAX + 1] = {
 	[MCAST_GROUP_A_HCYCLE] = NLA_POLICY_VALIDATE_FN(NLA_BINARY,
 							mcast_val_u32_array),
 	[MCAST_GROUP_A_LOCAL] = { .type = NLA_REJECT },
+	[MCAST_GROUP_A_MANAGED] = NLA_POLICY_MAX(NLA_U8, 1),
 };
 
 /* A statistics request names at most a group. */
@@ -229,7 +230,8 @@ static size_t mcast_group_size(const struct mcast_group *g)
 {
 	size_t arr = nla_total_size(g ? g->nmembers * sizeof(u32) : 0);
 
-	return nla_total_size(0) + 4 * nla_total_size(sizeof(u32)) + 3 * arr;
+	return nla_total_size(0) + 4 * nla_total_size(sizeof(u32)) +
+	       nla_total_size(sizeof(u8)) + 3 * arr;
 }
 
 /* @full: with the member arrays (replies, set notifications). */
@@ -244,7 +246,8 @@ static int mcast_put_group(struct sk_buff *skb, const struct mcast_group *g,
 		return -EMSGSIZE;
 	if (nla_put_u32(skb, MCAST_GROUP_A_ID, g->id) ||
 	    nla_put_u32(skb, MCAST_GROUP_A_EPOCH, g->epoch) ||
-	    nla_put_u32(skb, MCAST_GROUP_A_LOCAL, g->nlocal))
+	    nla_put_u32(skb, MCAST_GROUP_A_LOCAL, g->nlocal) ||
+	    (g->managed && nla_put_u8(skb, MCAST_GROUP_A_MANAGED, 1)))
 		goto cancel;
 	if (full && g->members &&
 	    (nla_put(skb, MCAST_GROUP_A_MEMBERS, bytes, g->members) ||
@@ -432,6 +435,13 @@ static void mcast_notify_group(struct mcast_net *mn, u8 cmd,
 		return;
 	}
 	mcast_event_send(mn, skb, hdr);
+}
+
+/* A join made group @g (net.c): tell the listeners, mcastd first. */
+void mcast_genl_group_created(struct mcast_net *mn,
+			      const struct mcast_group *g)
+{
+	mcast_notify_group(mn, MCAST_CMD_GROUP_NEW, g);
 }
 
 /* ------------------------------------------------------------- helpers */
@@ -1195,6 +1205,33 @@ static int mcast_group_parse(struct genl_info *info, struct nlattr **tb,
 	return 0;
 }
 
+/*
+ * Two writers: a request changes a group mcastd manages only if it says
+ * MANAGED (mcastd, or an admin taking the group back), and one that names
+ * the EPOCH it read applies only if nobody changed the group since.
+ */
+static int mcast_group_writable(const struct mcast_group *g,
+				struct nlattr **tb,
+				struct netlink_ext_ack *extack)
+{
+	struct nlattr *ae = tb[MCAST_GROUP_A_EPOCH];
+
+	if (g->managed && !tb[MCAST_GROUP_A_MANAGED]) {
+		mcast_extack_fmt(extack, tb[MCAST_GROUP_A_ID],
+				 "group is managed by mcastd",
+				 "group %u is managed by mcastd: change its members there, or take it over (managed 0)",
+				 g->id);
+		return -EBUSY;
+	}
+	if (ae && nla_get_u32(ae) != g->epoch) {
+		mcast_extack_fmt(extack, ae, "group changed since it was read",
+				 "group %u is at epoch %u, not %u: it changed since it was read",
+				 g->id, g->epoch, nla_get_u32(ae));
+		return -ESTALE;
+	}
+	return 0;
+}
+
 static int mcast_group_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct mcast_net *mn = mcast_info_net(info);
@@ -1224,6 +1261,11 @@ static int mcast_group_new_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -EEXIST;
 		goto fail;
 	}
+	if (mn->ngroups >= MCAST_MAX_GROUPS) {
+		NL_SET_ERR_MSG(extack, "the node holds MCAST_MAX_GROUPS groups");
+		err = -ENOSPC;
+		goto fail;
+	}
 	err = mcast_group_cfg_parse(&mn->torus, info->attrs[MCAST_A_GROUP], tb,
 				    false, &cfg, extack);
 	if (err)
@@ -1234,6 +1276,8 @@ static int mcast_group_new_doit(struct sk_buff *skb, struct genl_info *info)
 		goto fail;
 	}
 	mcast_group_cfg_apply(g, &cfg);
+	if (tb[MCAST_GROUP_A_MANAGED])
+		g->managed = nla_get_u8(tb[MCAST_GROUP_A_MANAGED]);
 	mn->ngroups++;
 	mcast_notify_group(mn, MCAST_CMD_GROUP_NEW, g);
 	mutex_unlock(&mn->lock);
@@ -1264,11 +1308,17 @@ static int mcast_group_set_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -ENOENT;
 		goto out;
 	}
-	err = mcast_group_cfg_parse(&mn->torus, info->attrs[MCAST_A_GROUP], tb,
-				    true, &cfg, extack);
+	err = mcast_group_writable(g, tb, extack);
 	if (err)
 		goto out;
-	mcast_group_cfg_apply(g, &cfg);
+	err = mcast_group_cfg_parse(&mn->torus, info->attrs[MCAST_A_GROUP], tb,
+				    !tb[MCAST_GROUP_A_MANAGED], &cfg, extack);
+	if (err)
+		goto out;
+	if (cfg.members)
+		mcast_group_cfg_apply(g, &cfg);
+	if (tb[MCAST_GROUP_A_MANAGED])
+		g->managed = nla_get_u8(tb[MCAST_GROUP_A_MANAGED]);
 	g->epoch++;
 	mcast_notify_group(mn, MCAST_CMD_GROUP_SET, g);
 out:
@@ -1295,6 +1345,9 @@ static int mcast_group_del_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -ENOENT;
 		goto out;
 	}
+	err = mcast_group_writable(g, tb, info->extack);
+	if (err)
+		goto out;
 	/* Local members leave first (their events), then the group goes. */
 	mcast_group_drop_members(mn, g);
 	mcast_notify_group(mn, MCAST_CMD_GROUP_DEL, g);

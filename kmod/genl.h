@@ -6,4 +6,9 @@
 int mcast_genl_init(void);
 void mcast_genl_exit(void);
 
+struct mcast_net;
+struct mcast_group;
+void mcast_genl_group_created(struct mcast_net *mn,
+			      const struct mcast_group *g);
+
 #endif /* MCAST_GENL_H */

@@ -11,6 +11,7 @@
 #include <net/net_namespace.h>
 
 #include "net.h"
+#include "genl.h"
 #include "msg.h"
 #include "notify.h"
 
@@ -103,6 +104,59 @@ static struct mcast_member *mcast_file_member(struct mcast_file *f,
 	return NULL;
 }
 
+/* A one-element node array of @id, or NULL. */
+static u32 *mcast_u32_one(u32 id)
+{
+	u32 *a = kvmalloc(sizeof(u32), GFP_KERNEL_ACCOUNT);
+
+	if (a)
+		*a = id;
+	return a;
+}
+
+/*
+ * The group a join names when the node does not have it yet: this node
+ * its only member (a valid chain of one), until mcastd, told by the
+ * GROUP_NEW notification, installs its members across the cluster.
+ */
+static struct mcast_group *mcast_group_create(struct mcast_net *mn, u32 id,
+					      int *err)
+{
+	bool ham = mn->torus.regular && mn->torus.links == MC_LINKS_UNI;
+	struct mcast_group *g;
+
+	lockdep_assert_held(&mn->lock);
+	*err = -ENETDOWN;
+	if (!mn->configured)
+		return NULL;
+	*err = -ENOSPC;
+	if (mn->ngroups >= MCAST_MAX_GROUPS)
+		return NULL;
+	*err = -ENOMEM;
+	g = kzalloc(sizeof(*g), GFP_KERNEL_ACCOUNT);
+	if (!g)
+		return NULL;
+	g->id = id;
+	g->epoch = 1;
+	INIT_LIST_HEAD(&g->local);
+	g->nmembers = 1;
+	g->members = mcast_u32_one(mn->node_id);
+	g->rchain = mcast_u32_one(mn->node_id);
+	if (ham)
+		g->hcycle = mcast_u32_one(mn->node_id);
+	if (!g->members || !g->rchain || (ham && !g->hcycle))
+		goto fail;
+	*err = xa_insert(&mn->groups, id, g, GFP_KERNEL_ACCOUNT);
+	if (*err)
+		goto fail;
+	mn->ngroups++;
+	mcast_genl_group_created(mn, g);
+	return g;
+fail:
+	mcast_group_free(g);
+	return NULL;
+}
+
 int mcast_group_join(struct mcast_file *f, u32 group, u32 flags)
 {
 	struct mcast_net *mn = f->mn;
@@ -115,10 +169,10 @@ int mcast_group_join(struct mcast_file *f, u32 group, u32 flags)
 		return -ENOMEM;
 	mutex_lock(&mn->lock);
 	g = xa_load(&mn->groups, group);
-	if (!g) {
-		err = -ENOENT;
+	if (!g)
+		g = mcast_group_create(mn, group, &err);
+	if (!g)
 		goto out;
-	}
 	if (mcast_file_member(f, g)) {
 		err = -EALREADY;
 		goto out;

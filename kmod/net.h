@@ -104,6 +104,7 @@ struct mcast_group {
 	u32 *hcycle;		/* members in label order, or NULL */
 	struct list_head local;	/* struct mcast_member.group_link */
 	u32 nlocal;
+	bool managed;		/* mcastd keeps it: MCAST_GROUP_A_MANAGED */
 	struct mcast_stats stats;
 };
 

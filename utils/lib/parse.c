@@ -59,7 +59,8 @@ static int parse_digits(const char *s, size_t len, u64 max, u64 *out)
 	for (i = 0; i < len; i++) {
 		unsigned int d = s[i] - '0';
 
-		if (v > (max - d) / 10)
+		/* d > max first: max - d must not wrap (max 1, "2") */
+		if (d > max || v > (max - d) / 10)
 			return -ERANGE;
 		v = v * 10 + d;
 	}

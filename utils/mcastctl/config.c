@@ -842,13 +842,16 @@ void cmd_group_usage(FILE *f)
 {
 	fputs("usage: mcastctl group show [GROUP] [-j]\n"
 	      "       mcastctl group add GROUP [members C...]\n"
-	      "       mcastctl group set GROUP members C...\n"
-	      "       mcastctl group del GROUP\n"
+	      "       mcastctl group set GROUP [epoch E] [managed 0|1] [members C...]\n"
+	      "       mcastctl group del GROUP [epoch E] [managed 0|1]\n"
 	      "\n"
 	      "GROUP is a number from 1.  C is a member node's coordinate, highest\n"
 	      "dimension first.  add and set compute the group's R-chain (dimension\n"
 	      "order) and, on a unidirectional torus with equal radices, its H-cycle\n"
-	      "(Hamiltonian-label order) and install them with the members.\n", f);
+	      "(Hamiltonian-label order) and install them with the members.\n"
+	      "epoch E: only if the group is still at epoch E (else ESTALE).\n"
+	      "managed: a group mcastd keeps refuses changes without it (EBUSY);\n"
+	      "managed 0 takes the group over from mcastd.\n", f);
 }
 
 static void print_nodes(struct show_ctx *c, const char *key, const char *label,
@@ -888,6 +891,7 @@ static int group_reply(int cmd, struct nlattr **tb, void *arg)
 	struct show_ctx *c = arg;
 	struct nlattr *gt[MCAST_GROUP_A_MAX + 1];
 	u32 id, epoch = 0, local = 0, n;
+	bool managed;
 
 	(void)cmd;
 	if (!tb[MCAST_A_GROUP] ||
@@ -901,6 +905,8 @@ static int group_reply(int cmd, struct nlattr **tb, void *arg)
 		epoch = nla_get_u32(gt[MCAST_GROUP_A_EPOCH]);
 	if (gt[MCAST_GROUP_A_LOCAL])
 		local = nla_get_u32(gt[MCAST_GROUP_A_LOCAL]);
+	managed = gt[MCAST_GROUP_A_MANAGED] &&
+		  nla_get_u8(gt[MCAST_GROUP_A_MANAGED]);
 	n = gt[MCAST_GROUP_A_MEMBERS] ?
 	    nla_len(gt[MCAST_GROUP_A_MEMBERS]) / sizeof(u32) : 0;
 	c->count++;
@@ -910,9 +916,10 @@ static int group_reply(int cmd, struct nlattr **tb, void *arg)
 		json_key_uint(c->j, "epoch", epoch);
 		json_key_uint(c->j, "local", local);
 		json_key_uint(c->j, "nmembers", n);
+		json_key_bool(c->j, "managed", managed);
 	} else {
-		printf("group %u  epoch %u  local files %u  members %u\n", id,
-		       epoch, local, n);
+		printf("group %u  epoch %u  local files %u  members %u%s\n", id,
+		       epoch, local, n, managed ? "  managed by mcastd" : "");
 	}
 	print_nodes(c, "members", "members", gt[MCAST_GROUP_A_MEMBERS]);
 	print_nodes(c, "rchain", "r-chain", gt[MCAST_GROUP_A_RCHAIN]);
@@ -960,9 +967,51 @@ static int group_show(int argc, char **argv)
 	return show_list(&nl, msg, what, json, group_reply, &c);
 }
 
+/* A change's conditions: "epoch E" (if-match) and "managed 0|1". */
+struct group_opts {
+	u32 epoch;			/* 0: any */
+	int managed;			/* -1: not said */
+};
+
+/* Takes the option words at argv[*i...]; stops at the first other word. */
+static int group_opts_parse(const char *what, int argc, char **argv, int *i,
+			    struct group_opts *o)
+{
+	u32 v;
+
+	o->epoch = 0;
+	o->managed = -1;
+	while (*i < argc && (!strcmp(argv[*i], "epoch") ||
+			     !strcmp(argv[*i], "managed"))) {
+		bool epoch = argv[*i][0] == 'e';
+
+		if (*i + 1 >= argc)
+			return usage_err(what, "%s needs a value", argv[*i]);
+		if (parse_u32(argv[*i + 1], epoch ? UINT32_MAX : 1, &v) ||
+		    (epoch && !v))
+			return input_err(what, "%s \"%.64s\": %s", argv[*i],
+					 argv[*i + 1], epoch ?
+					 "an epoch from group show (>= 1)" :
+					 "0 or 1");
+		if (epoch)
+			o->epoch = v;
+		else
+			o->managed = v;
+		*i += 2;
+	}
+	return 0;
+}
+
+static int group_opts_put(struct nl_msg *msg, const struct group_opts *o)
+{
+	return (o->epoch && nla_put_u32(msg, MCAST_GROUP_A_EPOCH, o->epoch)) ||
+	       (o->managed >= 0 &&
+		nla_put_u8(msg, MCAST_GROUP_A_MANAGED, o->managed));
+}
+
 /* GROUP_NEW / GROUP_SET with the members at argv[first..argc). */
 static int group_change(const char *what, int cmd, u32 id, int argc,
-			char **argv, int first)
+			char **argv, int first, const struct group_opts *o)
 {
 	char err_s[PARSE_ERR_MAX];
 	struct ctl_node node;
@@ -1004,7 +1053,7 @@ static int group_change(const char *what, int cmd, u32 id, int argc,
 		}
 	}
 	msg = ctl_nl_msg(&nl, cmd, false, 3 * bytes);
-	if (!msg || put_group_id(msg, id, &nest) ||
+	if (!msg || put_group_id(msg, id, &nest) || group_opts_put(msg, o) ||
 	    (with && (nla_put(msg, MCAST_GROUP_A_MEMBERS, bytes, members) ||
 		      nla_put(msg, MCAST_GROUP_A_RCHAIN, bytes, rchain) ||
 		      (ham && nla_put(msg, MCAST_GROUP_A_HCYCLE, bytes,
@@ -1027,46 +1076,59 @@ out:
 static int group_add_set(int argc, char **argv, bool set)
 {
 	const char *what = set ? "group set" : "group add";
+	struct group_opts o;
+	int i = 2, err;
 	u32 id;
-	int err;
 
 	if (argc < 2)
 		return usage_err(what, "missing GROUP");
 	err = parse_group_id(what, argv[1], &id);
 	if (err)
 		return err;
-	if (argc == 2 && !set)
-		return group_change(what, MCAST_CMD_GROUP_NEW, id, argc, argv, -1);
-	if (argc < 3)
+	if (set) {
+		err = group_opts_parse(what, argc, argv, &i, &o);
+		if (err)
+			return err;
+	} else {
+		o = (struct group_opts){ .managed = -1 };
+	}
+	if (i == argc && (!set || o.managed >= 0))
+		return group_change(what, set ? MCAST_CMD_GROUP_SET :
+				    MCAST_CMD_GROUP_NEW, id, argc, argv, -1, &o);
+	if (i == argc)
 		return usage_err(what, "missing members C...");
-	if (strcmp(argv[2], "members"))
-		return usage_err(what, "unknown keyword \"%.64s\" (members)",
-				 argv[2]);
+	if (strcmp(argv[i], "members"))
+		return usage_err(what, "unknown keyword \"%.64s\" (%smembers)",
+				 argv[i], set ? "epoch, managed, " : "");
 	return group_change(what, set ? MCAST_CMD_GROUP_SET : MCAST_CMD_GROUP_NEW,
-			    id, argc, argv, 3);
+			    id, argc, argv, i + 1, &o);
 }
 
 static int group_del(int argc, char **argv)
 {
 	const char *what = "group del";
+	struct group_opts o;
 	struct nlattr *nest;
 	struct ctl_nl nl;
 	struct nl_msg *msg;
+	int i = 2, err;
 	u32 id;
-	int err;
 
 	if (argc < 2)
 		return usage_err(what, "missing GROUP");
-	if (argc > 2)
-		return usage_err(what, "unexpected argument \"%.64s\"", argv[2]);
 	err = parse_group_id(what, argv[1], &id);
 	if (err)
 		return err;
+	err = group_opts_parse(what, argc, argv, &i, &o);
+	if (err)
+		return err;
+	if (i < argc)
+		return usage_err(what, "unexpected argument \"%.64s\"", argv[i]);
 	err = ctl_nl_open(&nl, what);
 	if (err)
 		return err;
 	msg = ctl_nl_msg(&nl, MCAST_CMD_GROUP_DEL, false, 0);
-	if (!msg || put_group_id(msg, id, &nest)) {
+	if (!msg || put_group_id(msg, id, &nest) || group_opts_put(msg, &o)) {
 		nlmsg_free(msg);
 		ctl_nl_close(&nl);
 		return nomem(what);

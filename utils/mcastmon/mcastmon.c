@@ -270,6 +270,12 @@ static void on_group(struct mon *m, struct json *j, struct nlattr *nest)
 		else
 			printf(" %s %u", u32s[i].key, nla_get_u32(a));
 	}
+	if (tb[MCAST_GROUP_A_MANAGED] && nla_get_u8(tb[MCAST_GROUP_A_MANAGED])) {
+		if (j)
+			json_key_bool(j, "managed", true);
+		else
+			printf(" managed");
+	}
 	nodes_attr(m, j, "members", tb[MCAST_GROUP_A_MEMBERS]);
 	nodes_attr(m, j, "rchain", tb[MCAST_GROUP_A_RCHAIN]);
 	nodes_attr(m, j, "hcycle", tb[MCAST_GROUP_A_HCYCLE]);

@@ -32,6 +32,7 @@
 #define MCAST_MAX_IOV		64
 #define MCAST_MAX_DESTS		65536		/* nodes in one explicit list */
 #define MCAST_MAX_MEMBERS	4096		/* nodes in one group (netlink) */
+#define MCAST_MAX_GROUPS	4096		/* groups one node holds */
 #define MCAST_NO_NODE		0xffffffffu
 #define MCAST_NO_GROUP		0u		/* group ids start at 1 */
 
@@ -75,8 +76,11 @@ struct mcast_info {
 
 /*
  * MCAST_IOC_JOIN / MCAST_IOC_LEAVE: this file joins or leaves a group of
- * its node.  JOIN: -ENOENT if the node has no such group, -EALREADY if
- * this file joined it already.  LEAVE: -ENOENT if the node has no such
+ * its node.  JOIN of a group the node does not have creates it, with this
+ * node as its only member (GROUP_NEW notification; mcastd then gives it
+ * its members across the cluster); -ENETDOWN if the node is not
+ * configured yet, -ENOSPC if it holds MCAST_MAX_GROUPS groups already;
+ * -EALREADY if this file joined it already.  LEAVE: -ENOENT if the node has no such
  * group, -ENOTCONN if this file has not joined it.  Group 0: -EINVAL.
  * Deleting a group (MCAST_CMD_GROUP_DEL) makes its local members leave.
  * JOIN's flags: MCAST_JOIN_LOSSY, or 0 (unknown flags: -EINVAL); LEAVE's
@@ -276,8 +280,15 @@ struct mcast_uring_cmd {
  *   IPV4 and IPV6, and PORT; this node itself: -EINVAL; a known peer:
  *   -EEXIST.  DEL/GET of an unknown peer: -ENOENT.
  * GROUP_NEW: MCAST_A_GROUP with ID (>= 1; exists: -EEXIST), optionally
- *   MEMBERS etc. as for GROUP_SET; epoch 1.  GROUP_SET (epoch + 1) and
- *   GROUP_DEL/GET of an unknown group: -ENOENT.
+ *   MEMBERS etc. as for GROUP_SET; epoch 1; MCAST_MAX_GROUPS groups
+ *   already: -ENOSPC.  GROUP_SET (epoch + 1) and GROUP_DEL/GET of an
+ *   unknown group: -ENOENT.
+ * Two writers (mcastd and an admin's mcastctl): GROUP_SET and GROUP_DEL
+ *   with EPOCH apply only if the group's epoch is still that one (else
+ *   -ESTALE: someone changed it since it was read).  A group set with
+ *   MANAGED 1 belongs to mcastd: a GROUP_SET or GROUP_DEL without
+ *   MANAGED is refused (-EBUSY) while it is managed; MANAGED 0 takes it
+ *   back.
  * GROUP_SET: MEMBERS (node ids of the torus, none repeated, at most
  *   MCAST_MAX_MEMBERS of them, else -E2BIG), RCHAIN
  *   (exactly the members in <_d order) and, on a regular unidirectional
@@ -476,11 +487,14 @@ enum mcast_peer_attr {
 enum mcast_group_attr {
 	MCAST_GROUP_A_UNSPEC,
 	MCAST_GROUP_A_ID,	/* u32, >= 1 */
-	MCAST_GROUP_A_EPOCH,	/* u32: bumped by every change */
+	MCAST_GROUP_A_EPOCH,	/* u32: bumped by every change; in SET and
+				 * DEL: apply only at this epoch (-ESTALE)
+				 */
 	MCAST_GROUP_A_MEMBERS,	/* binary: __u32[] node ids */
 	MCAST_GROUP_A_RCHAIN,	/* binary: __u32[] members in <_d order */
 	MCAST_GROUP_A_HCYCLE,	/* binary: __u32[] members in label order */
 	MCAST_GROUP_A_LOCAL,	/* u32, read-only: local files joined */
+	MCAST_GROUP_A_MANAGED,	/* u8: 1 = mcastd keeps it (see above) */
 
 	__MCAST_GROUP_A_MAX,
 	MCAST_GROUP_A_MAX = __MCAST_GROUP_A_MAX - 1

@@ -44,7 +44,7 @@ without_autoload() {
 # A previous test may have left the module loaded.
 rmmod mcast 2>/dev/null
 
-plan 71
+plan 85
 
 expect "without the module: node show says it is not loaded" 4 \
 	"mcast kernel module is not loaded" without_autoload mcastctl node show
@@ -174,7 +174,7 @@ run_ok "group set 5 members 3,3 0,0 1,2" \
 	mcastctl group set 5 members 3,3 0,0 1,2
 out=$(mcastctl -j group show 5 2>&1)
 case $out in
-'[{"id":5,"epoch":'*',"local":0,"nmembers":3,"members":[[3,3],[0,0],[1,2]],"rchain":[[0,0],[1,2],[3,3]],"hcycle":['*) pass "-j group show 5: members as given, R-chain in <_d order, an H-cycle" ;;
+'[{"id":5,"epoch":'*',"local":0,"nmembers":3,"managed":false,"members":[[3,3],[0,0],[1,2]],"rchain":[[0,0],[1,2],[3,3]],"hcycle":['*) pass "-j group show 5: members as given, R-chain in <_d order, an H-cycle" ;;
 *) fail "-j group show 5: members as given, R-chain in <_d order, an H-cycle" "$out" ;;
 esac
 expect "group show: text lists the r-chain" 0 "r-chain  (0,0) (1,2) (3,3)" \
@@ -202,6 +202,46 @@ expect "stats show: the worm counters, at 0" 0 \
 expect "stats show group 5" 0 "group 5:" mcastctl stats show group 5
 expect "stats show group 99: no such group" 4 "no such group" \
 	mcastctl stats show group 99
+
+# Two writers: an if-match epoch, and a group mcastd manages.
+ep=$(mcastctl -j group show 5 | sed -n 's/.*"epoch":\([0-9]*\).*/\1/p')
+expect "group set epoch (stale): ESTALE, and what changed" 4 \
+	"changed since it was read" \
+	mcastctl group set 5 epoch 1 members 0,0
+run_ok "group set epoch $ep (current) applies" \
+	mcastctl group set 5 epoch "$ep" members 0,0 1,1
+run_ok "group set 5 managed 1: mcastd keeps it" mcastctl group set 5 managed 1
+expect "group show says managed by mcastd" 0 "managed by mcastd" \
+	mcastctl group show 5
+expect "group set of a managed group: EBUSY, say who keeps it" 4 \
+	"is managed by mcastd" \
+	mcastctl group set 5 members 0,0
+expect "group del of a managed group: EBUSY" 4 "managed by mcastd" \
+	mcastctl group del 5
+is "$(mcastctl -j group show 5 | sed -n 's/.*"members":\[\(.*\)\],"rchain".*/\1/p')" \
+	'[0,0],[1,1]' "the refused changes changed nothing"
+run_ok "group set 5 managed 0 members 0,0: taken back" \
+	mcastctl group set 5 managed 0 members 0,0
+expect "group set epoch 0: refused before sending" 1 "epoch" \
+	mcastctl group set 5 epoch 0 members 0,0
+expect "group set managed 2: refused before sending" 1 "0 or 1" \
+	mcastctl group set 5 managed 2
+
+# A join of a group the node does not have creates it (GROUP_NEW event).
+mcastmon -j > /tmp/ctl_mon.out 2>&1 &
+monpid=$!
+sleep 1
+expect "an application joins group 77, unknown to the node" 0 "total 0" \
+	mcast_probe rx 77 300
+kill "$monpid" 2> /dev/null
+wait "$monpid" 2> /dev/null
+expect "the join made group 77: this node its only member" 0 \
+	'"id":77,' mcastctl -j group show 77
+case $(cat /tmp/ctl_mon.out) in
+*'"event":"group-add"'*'"id":77'*) pass "mcastmon saw group 77 created" ;;
+*) fail "mcastmon saw group 77 created" "$(cat /tmp/ctl_mon.out)" ;;
+esac
+run_ok "group del 77" mcastctl group del 77
 
 run_ok "group del 5" mcastctl group del 5
 run_ok "peer del 1,3" mcastctl peer del 1,3
