@@ -1,67 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * mcastctl node set key...: the node's cluster keys (MCAST_CMD_KEY_SET).
- * A key file holds the 32 bytes raw, or as 64 hex digits (a newline may
- * follow), as `head -c 32 /dev/urandom` or `openssl rand -hex 32` make it.
+ * mcastctl node set key...: the node's cluster keys (MCAST_CMD_KEY_SET),
+ * from key files (utils/lib/keyfile.c).
  * The kernel never gives a key back; node show says which ids it has.
  */
-#include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <netlink/attr.h>
 
+#include "keyfile.h"
 #include "mcastctl.h"
 #include "nl.h"
 #include "parse.h"
 
-static int hexval(int c)
-{
-	return isdigit(c) ? c - '0' : tolower(c) - 'a' + 10;
-}
-
-/* 64 hex digits (then at most a newline) into @key. */
-static bool parse_hex_key(const unsigned char *buf, size_t n,
-			  unsigned char *key)
-{
-	size_t i;
-
-	while (n > 64 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
-		n--;
-	if (n != 2 * MCAST_KEY_LEN)
-		return false;
-	for (i = 0; i < n; i++)
-		if (!isxdigit(buf[i]))
-			return false;
-	for (i = 0; i < MCAST_KEY_LEN; i++)
-		key[i] = hexval(buf[2 * i]) << 4 | hexval(buf[2 * i + 1]);
-	return true;
-}
-
 static int read_key(const char *what, const char *path, unsigned char *key)
 {
-	unsigned char buf[2 * MCAST_KEY_LEN + 4];
-	struct stat st;
-	size_t n;
-	FILE *f;
+	char err[PARSE_ERR_MAX];
+	bool open;
 
-	f = fopen(path, "rb");
-	if (!f)
-		return input_err(what, "%s: %s", path, strerror(errno));
-	n = fread(buf, 1, sizeof(buf), f);
-	if (fstat(fileno(f), &st))
-		st.st_mode = 0;
-	fclose(f);
-	if (n == MCAST_KEY_LEN) {
-		memcpy(key, buf, MCAST_KEY_LEN);
-	} else if (!parse_hex_key(buf, n, key)) {
-		memset(buf, 0, sizeof(buf));
-		return input_err(what, "%s: expected %d bytes, or %d hex digits",
-				 path, MCAST_KEY_LEN, 2 * MCAST_KEY_LEN);
-	}
-	memset(buf, 0, sizeof(buf));
-	if (st.st_mode & 0077)
+	if (key_file_read(path, key, &open, err))
+		return input_err(what, "%s", err);
+	if (open)
 		fprintf(stderr, "mcastctl: %s: warning: others than its owner can read %s (chmod 600 it)\n",
 			what, path);
 	return 0;

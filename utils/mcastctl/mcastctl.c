@@ -2,9 +2,12 @@
 /*
  * mcastctl: inspect and configure mcast, and plan multicasts offline.
  *
- * The first word picks a command from a table: plan (offline), and node,
- * peer, group, stats over generic netlink (config.c).
+ * The first word picks a command from a table: plan (offline), node,
+ * peer, group, stats over generic netlink (config.c), cluster from mcastd
+ * (cluster.c).  -batch FILE runs one command per line.
  */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mcastctl.h"
@@ -27,6 +30,8 @@ static const struct command commands[] = {
 	  "show, add, set or delete groups and their members" },
 	{ "stats", cmd_stats, cmd_stats_usage,
 	  "show the node's and the groups' counters" },
+	{ "cluster", cmd_cluster, cmd_cluster_usage,
+	  "show the cluster as the local mcastd sees it" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -36,6 +41,7 @@ static void usage(FILE *f)
 	size_t i;
 
 	fputs("usage: mcastctl [-j] COMMAND [OPTIONS]\n"
+	      "       mcastctl [-j] [-force] -batch FILE|-\n"
 	      "       mcastctl help [COMMAND]\n"
 	      "       mcastctl --version\n\ncommands:\n", f);
 	for (i = 0; i < NCOMMANDS; i++)
@@ -72,9 +78,67 @@ static int help(int argc, char **argv)
 	return MCASTCTL_OK;
 }
 
+#define BATCH_LINE	4096
+#define BATCH_WORDS	(BATCH_LINE / 2)
+
+/* Splits @line at blanks into @argv; '#' starts a comment. */
+static int split_words(char *line, char **argv)
+{
+	char *save = NULL, *w;
+	int n = 0;
+
+	line[strcspn(line, "#\n")] = 0;
+	for (w = strtok_r(line, " \t\r", &save); w && n < BATCH_WORDS - 1;
+	     w = strtok_r(NULL, " \t\r", &save))
+		argv[n++] = w;
+	argv[n] = NULL;
+	return n;
+}
+
+/*
+ * One command per line of @path ("-": stdin), as on the command line
+ * without "mcastctl"; the first failure stops it unless @force.  Bulk
+ * setup with one process and no special client.
+ */
+static int batch(const char *path, bool force)
+{
+	static char line[BATCH_LINE], *argv[BATCH_WORDS];
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	const struct command *c;
+	unsigned int lineno = 0;
+	int argc, rc, worst = MCASTCTL_OK;
+
+	if (!f)
+		return input_err("-batch", "%s: %s", path, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		lineno++;
+		argc = split_words(line, argv);
+		if (!argc)
+			continue;
+		c = find(argv[0]);
+		if (!c) {
+			rc = usage_err("-batch", "%s:%u: unknown command \"%.64s\"",
+				       path, lineno, argv[0]);
+		} else {
+			rc = c->run(argc, argv);
+		}
+		if (rc) {
+			fprintf(stderr, "mcastctl: -batch: %s:%u: failed\n", path,
+				lineno);
+			worst = worst ? worst : rc;
+			if (!force)
+				break;
+		}
+	}
+	if (f != stdin)
+		fclose(f);
+	return worst;
+}
+
 int main(int argc, char **argv)
 {
 	const struct command *c;
+	bool force = false;
 
 	/* -j / --json before the command: JSON from every show */
 	if (argc >= 2 && (!strcmp(argv[1], "-j") || !strcmp(argv[1], "--json"))) {
@@ -85,6 +149,16 @@ int main(int argc, char **argv)
 			fprintf(stderr, "mcastctl: plan: use mcastctl plan ... --json\n");
 			return MCASTCTL_EUSAGE;
 		}
+	}
+	if (argc >= 2 && !strcmp(argv[1], "-force")) {
+		force = true;
+		argc--;
+		argv++;
+	}
+	if (argc >= 2 && (!strcmp(argv[1], "-batch") || !strcmp(argv[1], "-b"))) {
+		if (argc != 3)
+			return usage_err("-batch", "expected one FILE (or -)");
+		return batch(argv[2], force);
 	}
 	if (argc < 2) {
 		usage(stderr);

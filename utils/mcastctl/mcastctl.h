@@ -34,6 +34,10 @@ void cmd_group_usage(FILE *f);
 int cmd_stats(int argc, char **argv);
 void cmd_stats_usage(FILE *f);
 
+/* The local mcastd's view (cluster.c). */
+int cmd_cluster(int argc, char **argv);
+void cmd_cluster_usage(FILE *f);
+
 /* Error messages "mcastctl: WHAT: ..." and their exit statuses (report.c). */
 __attribute__((format(printf, 2, 3)))
 int usage_err(const char *what, const char *fmt, ...);

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * mcastctl cluster show: the cluster as the local mcastd sees it.  The
+ * daemon renders it (text or JSON, one walk for both); this asks over its
+ * unix socket and copies the answer.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#include "mcastctl.h"
+
+#define MCASTD_SOCKET	"/run/mcast/mcastd.sock"
+
+void cmd_cluster_usage(FILE *f)
+{
+	fputs("usage: mcastctl cluster show [-j] [socket PATH]\n"
+	      "\n"
+	      "Every configured node as the local mcastd sees it (alive, suspect,\n"
+	      "dead; incarnation, version, when it was last heard, its groups), then\n"
+	      "every group with its members and the kernel's epoch, and the daemon's\n"
+	      "counters.  PATH: mcastd's socket (default $MCASTD_SOCKET or\n"
+	      MCASTD_SOCKET ").\n", f);
+}
+
+static int ask(const char *what, const char *path, const char *req)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char buf[4096];
+	ssize_t n;
+	int fd, got = 0;
+
+	if (strlen(path) >= sizeof(sa.sun_path))
+		return input_err(what, "socket path too long");
+	strcpy(sa.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return input_err(what, "socket: %s", strerror(errno));
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		fprintf(stderr, "mcastctl: %s: mcastd is not running (%s: %s)\n",
+			what, path, strerror(errno));
+		close(fd);
+		return MCASTCTL_EKERNEL;
+	}
+	if (write(fd, req, strlen(req)) < 0) {
+		close(fd);
+		return input_err(what, "write: %s", strerror(errno));
+	}
+	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+		fwrite(buf, 1, n, stdout);
+		got = 1;
+	}
+	close(fd);
+	if (!got) {
+		fprintf(stderr, "mcastctl: %s: mcastd gave no answer\n", what);
+		return MCASTCTL_EKERNEL;
+	}
+	return MCASTCTL_OK;
+}
+
+int cmd_cluster(int argc, char **argv)
+{
+	const char *what = "cluster show";
+	const char *path = getenv("MCASTD_SOCKET");
+	bool json = mcastctl_json;
+	int i;
+
+	if (argc < 2 || strcmp(argv[1], "show")) {
+		if (argc >= 2 && (!strcmp(argv[1], "-h") ||
+				  !strcmp(argv[1], "--help") ||
+				  !strcmp(argv[1], "help"))) {
+			cmd_cluster_usage(stdout);
+			return MCASTCTL_OK;
+		}
+		return usage_err("cluster", "expected \"show\"");
+	}
+	for (i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--json"))
+			json = true;
+		else if (!strcmp(argv[i], "socket") && i + 1 < argc)
+			path = argv[++i];
+		else
+			return usage_err(what, "unexpected argument \"%.64s\"",
+					 argv[i]);
+	}
+	return ask(what, path && path[0] ? path : MCASTD_SOCKET,
+		   json ? "show json\n" : "show\n");
+}
