@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
-# Build and run the planning core's unit tests under ASan/UBSan.
+# Build and run the unit tests under ASan/UBSan without make: the planning
+# core's, and mcastd's core (test_mcastd_*: daemon/view.c, proto.c, conf.c
+# and the parsers of utils/lib).
 #
 #   tests/unit/run.sh [test ...]      (default: every tests/unit/test_*.c)
 #
@@ -22,8 +24,15 @@ fi
 failed=0
 for t in "$@"; do
 	exe="$out/test_$t"
+	extra=''
+	case $t in
+	mcastd_*)
+		extra="-I$top/daemon -I$top/utils/lib -I$top/include/uapi -I$top/tests/unit \
+			$top/daemon/view.c $top/daemon/proto.c $top/daemon/conf.c \
+			$top/utils/lib/parse.c" ;;
+	esac
 	# shellcheck disable=SC2086
-	if ! $cc $flags "$top"/plan/*.c "$top/tests/unit/test_$t.c" -o "$exe" -lm; then
+	if ! $cc $flags $extra "$top"/plan/*.c "$top/tests/unit/test_$t.c" -o "$exe" -lm; then
 		echo "# test_$t: build failed"
 		failed=1
 		continue
