@@ -14,6 +14,8 @@
 #   make demo-cluster    a 16-node torus cluster in a QEMU guest: multicasts,
 #                        receivers, steps, statistics (tests/vm/demo.sh)
 #   make bench-cluster   mcastperf on 16- and 64-node tori in the guest
+#   make bench-daemon    mcastd's join-to-converged time and control traffic
+#                        on 16 and 64 nodes in the guest
 #   make bench           build and run the benchmarks
 #   make module          mcast.ko and mcast_irsim.ko only (fails without
 #                        kernel headers)
@@ -21,9 +23,10 @@
 #                        <release>/$(INSTALL_MOD_DIR), then run $(DEPMOD)
 #                        unless staged (INSTALL_MOD_PATH set; DEPMOD=true
 #                        skips it too)
-#   make install         mcastctl and mcastmon into $(DESTDIR)$(BINDIR),
-#                        libmcast (install-lib), and the module
-#                        (INSTALL_MOD_PATH defaults to $(DESTDIR))
+#   make install         mcastctl and mcastmon into $(DESTDIR)$(BINDIR), mcastd
+#                        into $(SBINDIR), its systemd unit, the
+#                        modules-load.d entry, libmcast (install-lib), and
+#                        the module (INSTALL_MOD_PATH defaults to $(DESTDIR))
 #   make install-tools   mcastbed, mcastbed-peers, mcastbed-routes, mcastperf
 #                        and mcastsim into $(DESTDIR)$(BINDIR)
 #   make install-lib     libmcast.so.1, its headers, libmcast.pc and man pages
@@ -79,6 +82,7 @@ CFLAGS ?=
 EXTRA_CFLAGS ?=
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
+SBINDIR ?= $(PREFIX)/sbin
 LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 MANDIR ?= $(PREFIX)/share/man
@@ -304,6 +308,38 @@ $(SIM): $(B)/obj/utils/mcastsim/mcastsim.o $(B)/obj/utils/lib/parse.o $(LIB)
 	$(quiet) LD $@
 	$(Q)$(CC) $(U_LDFLAGS) -o $@ $^ -lpthread $(LDLIBS)
 
+# mcastd: the daemon (daemon/).  Its core (the cluster view, the control
+# protocol, the config file) needs no netlink, so the unit tests that
+# simulate a cluster of daemons (tests/unit/test_mcastd_*.c) link only it.
+MCD_CORE    := daemon/view.c daemon/proto.c daemon/conf.c
+MCD_SRCS    := $(sort $(wildcard daemon/*.c))
+MCD_CORE_OBJS  := $(patsubst %.c,$(B)/obj/%.o,$(wildcard $(MCD_CORE))) \
+		  $(B)/obj/utils/lib/parse.o
+MCD_CORE_AOBJS := $(patsubst %.c,$(B)/asan/obj/%.o,$(wildcard $(MCD_CORE))) \
+		  $(B)/asan/obj/utils/lib/parse.o
+MCD_OBJS    := $(MCD_SRCS:%.c=$(B)/obj/%.o) $(LIB_SRCS:%.c=$(B)/obj/%.o)
+MCD_AOBJS   := $(MCD_SRCS:%.c=$(B)/asan/obj/%.o) \
+	       $(LIB_SRCS:%.c=$(B)/asan/obj/%.o)
+MCD  := $(if $(wildcard daemon/mcastd.c),$(B)/mcastd)
+AMCD := $(if $(wildcard daemon/mcastd.c),$(B)/asan/mcastd)
+$(B)/obj/daemon/%.o $(B)/asan/obj/daemon/%.o \
+$(B)/asan/obj/tests/unit/test_mcastd_%.o: \
+	PART_CFLAGS = $(NL_CFLAGS) -Iutils/lib -Idaemon
+$(B)/mcastd: $(MCD_OBJS) $(LIB)
+	$(quiet) LD $@
+	$(Q)$(CC) $(U_LDFLAGS) -o $@ $^ $(NL_LIBS) $(URING_LIBS) $(LDLIBS)
+$(B)/asan/mcastd: $(MCD_AOBJS) $(ALIB)
+	$(quiet) LD $@
+	$(Q)$(CC) $(A_LDFLAGS) -o $@ $^ $(NL_LIBS) $(URING_LIBS) $(LDLIBS)
+$(B)/asan/unit/test_mcastd_%: $(B)/asan/obj/tests/unit/test_mcastd_%.o \
+	$(MCD_CORE_AOBJS) $(ALIB)
+	$(quiet) LD $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(A_LDFLAGS) -o $@ $^ $(LDLIBS)
+.PHONY: mcastd
+mcastd: $(MCD)
+userspace: $(MCD)
+
 .PHONY: mcastperf mcastsim
 mcastperf: $(PERF)
 mcastsim: $(SIM)
@@ -341,10 +377,11 @@ debugcheck: userspace
 vmcheck-full: userspace
 	$(Q)VM_FULL=1 tests/run.sh tests/vm/run.sh
 unit: $(UNITS)
-check: $(UNITS) $(CTL) $(ACTL) $(MON) $(AMON) $(LTESTS) libmcast $(EXAMPLES) userspace
+check: $(UNITS) $(CTL) $(ACTL) $(MON) $(AMON) $(AMCD) $(LTESTS) libmcast $(EXAMPLES) userspace
 	$(Q)VM_TESTS=$(VM) UNIT_DIR=$(B)/asan/unit LIBTEST_DIR=$(B)/asan/libtest \
 	 MCASTCTL=$(if $(ACTL),$(CURDIR)/$(ACTL),$(CURDIR)/$(B)/mcastctl) \
 	 MCASTMON=$(if $(AMON),$(CURDIR)/$(AMON),$(CURDIR)/$(B)/mcastmon) \
+	 MCASTD=$(if $(AMCD),$(CURDIR)/$(AMCD),$(CURDIR)/$(B)/mcastd) \
 	 LIBMCAST_DIR=$(CURDIR)/$(MCL_DIR) \
 	 tests/run.sh
 
@@ -392,6 +429,14 @@ demo-cluster: userspace
 bench-cluster: userspace
 	$(Q)VM_TIMEOUT=$${VM_TIMEOUT:-7200} TEST_TIMEOUT=$${TEST_TIMEOUT:-7000} \
 		VM_MEM=$${VM_MEM:-4096} tests/vm/run.sh --bench
+
+# mcastd on 16- and 64-node testbeds in the guest (tests/vm/bench_daemon.sh):
+# join-to-converged time (p50, p99) and control datagrams per node per
+# second.  4 GiB: 64 daemons and 64 nodes' state in one guest.
+.PHONY: bench-daemon
+bench-daemon: userspace
+	$(Q)VM_TIMEOUT=$${VM_TIMEOUT:-3600} TEST_TIMEOUT=$${TEST_TIMEOUT:-3500} \
+		VM_MEM=$${VM_MEM:-4096} tests/vm/run.sh --bench-daemon
 
 # ---- bench-peers: begin (utils/mcastpeers, tests/vm/bench_peers.sh) ----
 # The peers mcast is compared with in `make bench-peers`: MPI_Bcast built
@@ -452,13 +497,27 @@ install: install-bin install-lib install-system $(if $(HAVE_KDIR),modules_instal
 # groupadd --system mcast, then udevadm trigger or reload the module).
 UDEVRULESDIR ?= /lib/udev/rules.d
 SYSUSERSDIR ?= /usr/lib/sysusers.d
+MODULESLOADDIR ?= /usr/lib/modules-load.d
+UNITDIR ?= /lib/systemd/system
+SYSCONFDIR ?= /etc
 .PHONY: install-system
 install-system:
-	$(INSTALL) -d $(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(SYSUSERSDIR)
+	$(INSTALL) -d $(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(SYSUSERSDIR) \
+		$(DESTDIR)$(MODULESLOADDIR) $(DESTDIR)$(UNITDIR) \
+		$(DESTDIR)$(SYSCONFDIR)/mcast
 	$(INSTALL) -m 0644 systemd/60-mcast.rules $(DESTDIR)$(UDEVRULESDIR)/60-mcast.rules
 	$(INSTALL) -m 0644 systemd/mcast.sysusers $(DESTDIR)$(SYSUSERSDIR)/mcast.conf
-install-bin: $(CTL) $(MON)
-	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man8
+	$(INSTALL) -m 0644 systemd/mcast.modules-load $(DESTDIR)$(MODULESLOADDIR)/mcast.conf
+	sed 's|@SBINDIR@|$(SBINDIR)|g' systemd/mcastd.service > $(DESTDIR)$(UNITDIR)/mcastd.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/mcastd.service
+	$(INSTALL) -m 0644 daemon/mcastd.conf.example \
+		$(DESTDIR)$(SYSCONFDIR)/mcast/mcastd.conf.example
+install-bin: $(CTL) $(MON) $(MCD)
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) \
+		$(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man5
+	$(if $(MCD),$(INSTALL) -m 0755 $(MCD) $(DESTDIR)$(SBINDIR)/mcastd)
+	$(if $(MCD),$(INSTALL) -m 0644 daemon/mcastd.8 $(DESTDIR)$(MANDIR)/man8)
+	$(if $(MCD),$(INSTALL) -m 0644 daemon/mcastd.conf.5 $(DESTDIR)$(MANDIR)/man5)
 	$(if $(CTL),$(INSTALL) -m 0755 $(CTL) $(DESTDIR)$(BINDIR)/mcastctl)
 	$(if $(CTL),$(INSTALL) -m 0644 utils/mcastctl/mcastctl.8 $(DESTDIR)$(MANDIR)/man8)
 	$(if $(MON),$(INSTALL) -m 0755 $(MON) $(DESTDIR)$(BINDIR)/mcastmon)

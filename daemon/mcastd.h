@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * One mcastd: its configuration, its view of the cluster, the kernel's
+ * groups, its sockets.  mcastd.c runs it, show.c prints it.
+ */
+#ifndef MCASTD_H
+#define MCASTD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "auth.h"
+#include "conf.h"
+#include "kernel.h"
+#include "view.h"
+
+#define MCD_SOCKET_DEFAULT	"/run/mcast/mcastd.sock"
+
+struct mcd {
+	struct mcd_conf conf;
+	uint32_t self;
+	uint64_t incarnation;
+	uint64_t started_ms;		/* monotonic */
+	struct mcd_view *view;
+	struct mcd_kernel kernel;
+	int udp;			/* the control protocol */
+	int unix_fd;			/* mcastctl cluster show */
+	int sig_fd;
+	const char *sock_path;
+	bool ready;			/* READY=1 sent */
+	bool stop;
+	uint64_t watchdog_ms, watchdog_next;
+	uint64_t status_next;
+	uint64_t send_errors;
+	uint32_t local[MCD_MAX_GROUPS];	/* groups files here joined */
+	uint32_t nlocal;
+	struct mcd_auth auth;		/* with a cluster key */
+	bool has_key;
+	unsigned char key[MCAST_KEY_LEN];	/* until the kernel has it */
+	uint64_t rx_unauth;		/* datagrams whose tag was wrong */
+	uint64_t rx_stranger;		/* ... from no configured daemon */
+};
+
+/* "show" / "show json": the daemon's view, for mcastctl cluster show. */
+void mcd_show(struct mcd *d, FILE *f, bool json, uint64_t now_ms);
+
+#endif /* MCASTD_H */
