@@ -37,6 +37,10 @@ usage: tests/vm/run.sh [--kernel VER] [--keep] [--shell] [TEST...]
                 PEERS_TOPOS, PEERS_SIZES, PEERS_ITERS, PEERS_WARMUP,
                 PEERS_OMPI_ALGOS, PEERS_MCAST_METHODS, PEERS_ONLY,
                 PEERS_TBF, PEERS_ANATOMY (see tests/vm/bench_peers.sh)
+  --bench-daemon  the same with tests/vm/bench_daemon.sh: mcastd on 16-
+                and 64-node testbeds, join-to-converged time (p50, p99)
+                and control datagrams per node per second (make
+                bench-daemon; DAEMON_JOINS, DAEMON_REST_S)
   TEST          guest tests to run, e.g. module_load (default: all of
                 tests/vm/guest/*.t on the first kernel, and on the others
                 the subset SECOND_KERNEL_TESTS names; VM_FULL=1, as make
@@ -66,7 +70,7 @@ IN_TREE_MODULES+=(algif_hash)
 IN_TREE_MODULES+=(tipc dummy 9p 9pnet_virtio virtio_pci)
 # Userspace programs, relative to build/, put in the guest's /usr/local/bin.
 GUEST_PROGS=(mcastctl mcastmon mcast_probe mcast_forge examples/mcast_hello libtest/lib_api
-	mcastperf mcastbed-peers mcastbed-routes)
+	mcastperf mcastbed-peers mcastbed-routes mcastd)
 # The peers' harnesses (relative to build/), put there WITHOUT their
 # libraries: the MPI ones load the host's over the 9p share (peerslib.sh).
 PEER_PROGS=(mcastpeers/tipc_bcast mcastpeers/mpi_bcast.openmpi mcastpeers/mpi_bcast.mpich)
@@ -179,6 +183,7 @@ parse_args() {
 		--demo) demo=demo; shift ;;
 		--bench) demo=bench; shift ;;
 		--bench-peers) demo=bench_peers; shift ;;
+		--bench-daemon) demo=bench_daemon; shift ;;
 		-h | --help) usage; exit 0 ;;
 		--) shift; tests+=("$@"); break ;;
 		-*) usage >&2; exit 2 ;;
@@ -598,6 +603,10 @@ main() {
 		[ "$demo" != bench_peers ] || peers_knobs
 		[ "$demo" != bench ] || [ -z "${BENCH_ONLY:-}" ] ||
 			EXTRA_APPEND+=" BENCH_ONLY=$BENCH_ONLY"
+		[ "$demo" != bench_daemon ] || [ -z "${DAEMON_JOINS:-}" ] ||
+			EXTRA_APPEND+=" DAEMON_JOINS=$DAEMON_JOINS"
+		[ "$demo" != bench_daemon ] || [ -z "${DAEMON_REST_S:-}" ] ||
+			EXTRA_APPEND+=" DAEMON_REST_S=$DAEMON_REST_S"
 		run_demo
 	fi
 	t0=$(now_ms)
