@@ -3,8 +3,10 @@
 #
 # The cluster demo, run inside the test VM by `tests/vm/run.sh --demo`
 # (`make demo-cluster`): a 16-node 4x4 unidirectional torus of network
-# namespaces built with mcastbed, multicasts from a few sources to a group
-# and to a node list, and for each: who received it, in which U-torus
+# namespaces built with mcastbed and run by mcastd (one config file; the
+# daemons configure the nodes), applications joining a group on a few
+# nodes and the join reaching every node's chains, multicasts from a few
+# sources to that group and to a node list, and for each: who received it, in which U-torus
 # step, from which node, next to mcastctl plan's tree for the same
 # multicast; then every node's statistics.  Prints only what the programs
 # print: when mcast.ko has no inter-node data path yet it says so and
@@ -51,8 +53,17 @@ if ! insmod "$MCAST_KO"; then
 fi
 echo "mcast.ko loaded: $(cat /sys/module/mcast/version 2>/dev/null || echo 'version unknown')"
 
+# mcastd runs the cluster when it is there (an mcast.ko of before the
+# daemon gets mcastctl's configuration from mcastbed instead).
+DAEMON=
+if [ -x /usr/local/bin/mcastd ]; then
+	DAEMON=--daemon
+	export MCASTBED_HEARTBEAT=500ms MCASTBED_SUSPECT=4s MCASTBED_DEAD=4s
+fi
+
 section "the cluster: a 4x4 unidirectional torus (one netns per node, veth links, UTR routes)"
-run mcastbed up "$TOPO" || exit 1
+# shellcheck disable=SC2086 # --daemon or nothing
+run mcastbed up "$TOPO" $DAEMON || exit 1
 run mcastbed show
 run mcastbed exec 6 mcastctl node show
 say mcastbed exec 6 mcastctl peer show "| head -n 4"
@@ -63,10 +74,58 @@ mcastbed exec 0 traceroute -n -q 1 -w 1 10.77.0.15 2>&1
 say mcastbed exec 15 traceroute -n 10.77.0.0 "  # the way back goes round the rings"
 mcastbed exec 15 traceroute -n -q 1 -w 1 10.77.0.0 2>&1
 
-section "group $GROUP: the same members on every node"
-# shellcheck disable=SC2086 # the member list
-run mcastbed group "$GROUP" $MEMBERS
-run mcastbed exec 0 mcastctl group show "$GROUP"
+uptime_ms() {
+	awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime
+}
+
+# Until node $1 has group $GROUP with $2 members (30 s at most).
+wait_members() { # NODE COUNT
+	_i=0
+	while [ "$_i" -lt 300 ] &&
+		! mcastbed exec "$1" mcastctl group show "$GROUP" 2>/dev/null |
+			grep -q "members $2"; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+}
+
+if [ -n "$DAEMON" ]; then
+	section "mcastd: one config file, a daemon in every node, no node configured by hand"
+	say "cat /run/mcastbed/mcastd.conf | head -n 12"
+	head -n 12 /run/mcastbed/mcastd.conf
+	say mcastbed exec 0 mcastctl cluster show "| head -n 5"
+	mcastbed exec 0 mcastctl cluster show | head -n 5
+	echo "... (every node of the file: state, incarnation, version, last heard, groups)"
+
+	section "group $GROUP: applications join it on 8 nodes; mcastd puts its chains in every node"
+	echo "An application's join on node 0 creates group $GROUP there; node 0's mcastd"
+	echo "tells the others, and every daemon installs the members, R-chain and H-cycle:"
+	HOLDERS=''
+	mcastbed exec 0 mcast_probe rx "$GROUP" 900000 -1 > /dev/null 2>&1 &
+	HOLDERS="$HOLDERS $!"
+	_t0=$(uptime_ms)
+	wait_members 15 1
+	echo "  node 15 (3,3) has it $(($(uptime_ms) - _t0)) ms after node 0's join:"
+	mcastbed exec 15 mcastctl group show "$GROUP" | sed 's/^/    /'
+	for _c in $MEMBERS; do
+		[ "$_c" = 0,0 ] && continue
+		mcastbed exec "$(nid "$_c")" mcast_probe rx "$GROUP" 900000 -1 > /dev/null 2>&1 &
+		HOLDERS="$HOLDERS $!"
+	done
+	for _u in 0 5 10 15; do
+		wait_members "$_u" 8
+	done
+	echo "Then 7 more nodes join; node 9 (2,1), which is not a member, has them all:"
+	run mcastbed exec 9 mcastctl group show "$GROUP"
+	_sum=$(for _u in $(seq 0 15); do mcastbed exec "$_u" mcastctl -j group show "$GROUP" |
+		sed 's/"epoch":[0-9]*,//; s/"local":[0-9]*,//'; done | sort -u | wc -l)
+	echo "=> the same members, R-chain and H-cycle on $([ "$_sum" = 1 ] && echo "all 16 nodes" || echo "only some nodes ($_sum different views)")"
+else
+	section "group $GROUP: the same members on every node"
+	# shellcheck disable=SC2086 # the member list
+	run mcastbed group "$GROUP" $MEMBERS
+	run mcastbed exec 0 mcastctl group show "$GROUP"
+fi
 
 # Is there an inter-node data path?  A completion-mode send is refused by
 # an mcast.ko without one (mcastperf exits 3).
@@ -98,6 +157,7 @@ multicast() {
 	done
 	if [ "$datapath" = 1 ]; then
 		rm -f /tmp/demo.recv.*
+		_rpids=''
 		for _d in $_dests; do
 			if [ "$_how" = group ]; then
 				mcastbed exec "$_d" mcastperf recv --group "$GROUP" --count 1 \
@@ -106,6 +166,7 @@ multicast() {
 				mcastbed exec "$_d" mcastperf recv --count 1 --idle 20 \
 					--verbose > "/tmp/demo.recv.$_d" 2>&1 &
 			fi
+			_rpids="$_rpids $!"
 		done
 		_i=0
 		while [ "$_i" -lt 100 ] &&
@@ -118,7 +179,9 @@ multicast() {
 		else
 			run mcastbed exec "$_src" mcastperf msg --nodes "$(echo "$_dests" | tr ' ' ,)" --size "$_size"
 		fi
-		wait
+		# the receivers (not the group's holders: they stay joined)
+		# shellcheck disable=SC2086 # pids
+		wait $_rpids
 		echo
 		echo "received (by step):"
 		cat /tmp/demo.recv.* | grep ': got seq ' |
@@ -167,6 +230,13 @@ group_dests() { # SRC
 multicast "multicast 1: node 0 (0,0) sends 1 KiB to group $GROUP" 0 "$(group_dests 0)" group 1K
 multicast "multicast 2: node 13 (3,1), a member, sends 64 KiB to group $GROUP" 13 "$(group_dests 13)" group 64K
 multicast "multicast 3: node 10 (2,2) sends 4 KiB to the node list 1 4 7 9 12 15" 10 "1 4 7 9 12 15" nodes 4K
+
+if [ -n "$DAEMON" ]; then
+	section "the daemons' view from node 6 (mcastctl cluster show)"
+	mcastbed exec 6 mcastctl cluster show
+	# shellcheck disable=SC2086 # pids
+	kill $HOLDERS 2>/dev/null
+fi
 
 section "statistics of every node (mcastctl stats show)"
 _u=0
