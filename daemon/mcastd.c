@@ -222,6 +222,7 @@ static int open_udp(struct mcd *d)
 static int open_unix(struct mcd *d)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int sndbuf = 4 << 20;
 	char dir[sizeof(sa.sun_path)], *slash;
 
 	if (strlen(d->sock_path) >= sizeof(sa.sun_path))
@@ -233,13 +234,19 @@ static int open_unix(struct mcd *d)
 		*slash = 0;
 		mkdir(dir, 0755);
 	}
-	d->unix_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
+	/*
+	 * Datagrams, not a stream: a request is read only once it is all
+	 * there and an answer is queued whole or dropped, so no client, slow
+	 * or hostile, can stall the loop that sends the heartbeats.
+	 */
+	d->unix_fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
 			    0);
 	if (d->unix_fd < 0)
 		return -errno;
+	setsockopt(d->unix_fd, SOL_SOCKET, SO_SNDBUFFORCE, &sndbuf,
+		   sizeof(sndbuf));
 	unlink(d->sock_path);
-	if (bind(d->unix_fd, (struct sockaddr *)&sa, sizeof(sa)) ||
-	    listen(d->unix_fd, 8))
+	if (bind(d->unix_fd, (struct sockaddr *)&sa, sizeof(sa)))
 		return -errno;
 	chmod(d->sock_path, 0666);	/* reading the view needs no privilege */
 	return 0;
@@ -409,32 +416,47 @@ static void read_udp(struct mcd *d)
 	}
 }
 
+/*
+ * One request datagram ("show", "show json") from a client's bound
+ * socket; the answer goes back in datagrams of at most MCD_SHOW_CHUNK
+ * bytes, then an empty one.  A client whose queue is full gets the rest
+ * dropped (it sees no end and says so).
+ */
+#define MCD_SHOW_CHUNK	(64 << 10)
+
 static void serve_unix(struct mcd *d)
 {
-	struct timeval tv = { .tv_sec = 1 };
-	char req[64] = "";
-	FILE *f;
+	struct sockaddr_un from;
+	socklen_t fl = sizeof(from);
+	char req[64], *out = NULL;
+	size_t len = 0, off;
 	ssize_t n;
-	int fd;
+	FILE *f;
 
-	fd = accept4(d->unix_fd, NULL, NULL, SOCK_CLOEXEC);
-	if (fd < 0)
-		return;
-	/* the request comes with the connection: wait a little for it */
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-	n = read(fd, req, sizeof(req) - 1);
-	f = n > 0 ? fdopen(fd, "w") : NULL;
-	if (!f) {
-		close(fd);
-		return;
-	}
+	n = recvfrom(d->unix_fd, req, sizeof(req) - 1, 0,
+		     (struct sockaddr *)&from, &fl);
+	if (n <= 0 || fl <= sizeof(sa_family_t))
+		return;		/* nothing, or no address to answer */
 	req[n] = 0;
+	f = open_memstream(&out, &len);
+	if (!f)
+		return;
 	if (!strncmp(req, "show", 4))
 		mcd_show(d, f, strstr(req, "json") != NULL, now_ms());
 	else
 		fprintf(f, "error: unknown request (show, show json)\n");
 	fclose(f);
+	for (off = 0; off < len; off += MCD_SHOW_CHUNK) {
+		size_t c = len - off < MCD_SHOW_CHUNK ? len - off : MCD_SHOW_CHUNK;
+
+		if (sendto(d->unix_fd, out + off, c, MSG_DONTWAIT,
+			   (struct sockaddr *)&from, fl) < 0)
+			break;
+	}
+	if (off >= len)
+		sendto(d->unix_fd, "", 0, MSG_DONTWAIT, (struct sockaddr *)&from,
+		       fl);
+	free(out);
 }
 
 static void read_signals(struct mcd *d)

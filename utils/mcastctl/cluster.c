@@ -27,36 +27,41 @@ void cmd_cluster_usage(FILE *f)
 	      MCASTD_SOCKET ").\n", f);
 }
 
+/*
+ * One request datagram to mcastd's socket, from an autobound (abstract)
+ * address of ours; the answer comes in datagrams, an empty one ends it.
+ * Abstract names belong to a network namespace: ask from the daemon's.
+ */
 static int ask(const char *what, const char *path, const char *req)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	char buf[4096];
+	struct timeval tv = { .tv_sec = 5 };
+	static char buf[(64 << 10) + 1];
+	sa_family_t fam = AF_UNIX;
 	ssize_t n;
-	int fd, got = 0;
+	int fd, done = 0;
 
 	if (strlen(path) >= sizeof(sa.sun_path))
 		return input_err(what, "socket path too long");
 	strcpy(sa.sun_path, path);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
+	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&fam, sizeof(fam)))
 		return input_err(what, "socket: %s", strerror(errno));
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	if (sendto(fd, req, strlen(req), 0, (struct sockaddr *)&sa,
+		   sizeof(sa)) < 0) {
 		fprintf(stderr, "mcastctl: %s: mcastd is not running (%s: %s)\n",
 			what, path, strerror(errno));
 		close(fd);
 		return MCASTCTL_EKERNEL;
 	}
-	if (write(fd, req, strlen(req)) < 0) {
-		close(fd);
-		return input_err(what, "write: %s", strerror(errno));
-	}
-	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+	while ((n = recv(fd, buf, sizeof(buf) - 1, 0)) > 0)
 		fwrite(buf, 1, n, stdout);
-		got = 1;
-	}
+	done = n == 0;
 	close(fd);
-	if (!got) {
-		fprintf(stderr, "mcastctl: %s: mcastd gave no answer\n", what);
+	if (!done) {
+		fprintf(stderr, "mcastctl: %s: mcastd gave no whole answer\n",
+			what);
 		return MCASTCTL_EKERNEL;
 	}
 	return MCASTCTL_OK;
