@@ -100,17 +100,22 @@ if [ -n "$DAEMON" ]; then
 	section "group $GROUP: applications join it on 8 nodes; mcastd puts its chains in every node"
 	echo "An application's join on node 0 creates group $GROUP there; node 0's mcastd"
 	echo "tells the others, and every daemon installs the members, R-chain and H-cycle:"
+	# hold NODE: a file on NODE joins $GROUP and stays (its pid in HOLDERS:
+	# ip netns exec forks the receiver, which prints its own pid)
 	HOLDERS=''
-	mcastbed exec 0 mcast_probe rx "$GROUP" 900000 -1 > /dev/null 2>&1 &
-	HOLDERS="$HOLDERS $!"
+	hold() {
+		: > "/tmp/demo.hold.$1"
+		mcastbed exec "$1" mcast_probe rx "$GROUP" 900000 -1 > "/tmp/demo.hold.$1" 2>&1 &
+		wait_lines 1 '^ready' "/tmp/demo.hold.$1"
+		HOLDERS="$HOLDERS $(sed -n 's/^ready .* pid=\([0-9]*\)$/\1/p' "/tmp/demo.hold.$1")"
+	}
+	hold 0
 	_t0=$(uptime_ms)
 	wait_members 15 1
 	echo "  node 15 (3,3) has it $(($(uptime_ms) - _t0)) ms after node 0's join:"
 	mcastbed exec 15 mcastctl group show "$GROUP" | sed 's/^/    /'
 	for _c in $MEMBERS; do
-		[ "$_c" = 0,0 ] && continue
-		mcastbed exec "$(nid "$_c")" mcast_probe rx "$GROUP" 900000 -1 > /dev/null 2>&1 &
-		HOLDERS="$HOLDERS $!"
+		[ "$_c" = 0,0 ] || hold "$(nid "$_c")"
 	done
 	for _u in 0 5 10 15; do
 		wait_members "$_u" 8

@@ -40,7 +40,7 @@ usage: tests/vm/run.sh [--kernel VER] [--keep] [--shell] [TEST...]
   --bench-daemon  the same with tests/vm/bench_daemon.sh: mcastd on 16-
                 and 64-node testbeds, join-to-converged time (p50, p99)
                 and control datagrams per node per second (make
-                bench-daemon; DAEMON_JOINS, DAEMON_REST_S)
+                bench-daemon; DAEMON_JOINS, DAEMON_REST_S, DAEMON_TOPOS)
   TEST          guest tests to run, e.g. module_load (default: all of
                 tests/vm/guest/*.t on the first kernel, and on the others
                 the subset SECOND_KERNEL_TESTS names; VM_FULL=1, as make
@@ -607,6 +607,8 @@ main() {
 			EXTRA_APPEND+=" DAEMON_JOINS=$DAEMON_JOINS"
 		[ "$demo" != bench_daemon ] || [ -z "${DAEMON_REST_S:-}" ] ||
 			EXTRA_APPEND+=" DAEMON_REST_S=$DAEMON_REST_S"
+		[ "$demo" != bench_daemon ] || [ -z "${DAEMON_TOPOS:-}" ] ||
+			EXTRA_APPEND+=" DAEMON_TOPOS=$DAEMON_TOPOS"
 		run_demo
 	fi
 	t0=$(now_ms)

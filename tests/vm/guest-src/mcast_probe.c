@@ -2047,6 +2047,8 @@ static int cmd_rx(const char *groups, int idle_ms, int expect,
 		printf("msg src=%u seq=%llu len=%u group=%u step=%u from=%u ok=%d dropped=%u\n",
 		       r.src_node, (unsigned long long)r.seq, r.len, r.group,
 		       r.step, r.from_node, i == r.len, r.dropped);
+		/* tests read the log while we run (and kill us) */
+		fflush(stdout);
 	}
 	printf("total %d bad %d\n", total, bad);
 	return 0;
