@@ -226,42 +226,6 @@ static int mcast_put_peer(struct sk_buff *skb, const struct mcast_peer *p)
 	return 0;
 }
 
-static size_t mcast_group_size(const struct mcast_group *g)
-{
-	size_t arr = nla_total_size(g ? g->nmembers * sizeof(u32) : 0);
-
-	return nla_total_size(0) + 4 * nla_total_size(sizeof(u32)) +
-	       nla_total_size(sizeof(u8)) + 3 * arr;
-}
-
-/* @full: with the member arrays (replies, set notifications). */
-static int mcast_put_group(struct sk_buff *skb, const struct mcast_group *g,
-			   bool full)
-{
-	size_t bytes = g->nmembers * sizeof(u32);
-	struct nlattr *nest;
-
-	nest = nla_nest_start(skb, MCAST_A_GROUP);
-	if (!nest)
-		return -EMSGSIZE;
-	if (nla_put_u32(skb, MCAST_GROUP_A_ID, g->id) ||
-	    nla_put_u32(skb, MCAST_GROUP_A_EPOCH, g->epoch) ||
-	    nla_put_u32(skb, MCAST_GROUP_A_LOCAL, g->nlocal) ||
-	    (g->managed && nla_put_u8(skb, MCAST_GROUP_A_MANAGED, 1)))
-		goto cancel;
-	if (full && g->members &&
-	    (nla_put(skb, MCAST_GROUP_A_MEMBERS, bytes, g->members) ||
-	     nla_put(skb, MCAST_GROUP_A_RCHAIN, bytes, g->rchain) ||
-	     (g->hcycle &&
-	      nla_put(skb, MCAST_GROUP_A_HCYCLE, bytes, g->hcycle))))
-		goto cancel;
-	nla_nest_end(skb, nest);
-	return 0;
-cancel:
-	nla_nest_cancel(skb, nest);
-	return -EMSGSIZE;
-}
-
 static int mcast_put_gauge(struct sk_buff *skb, int attr, u64 v)
 {
 	return nla_put_u64_64bit(skb, attr, v, MCAST_STATS_A_PAD);
@@ -416,32 +380,6 @@ static void mcast_notify_peer(struct mcast_net *mn, u8 cmd,
 		return;
 	}
 	mcast_event_send(mn, skb, hdr);
-}
-
-static void mcast_notify_group(struct mcast_net *mn, u8 cmd,
-			       const struct mcast_group *g)
-{
-	bool full = cmd != MCAST_CMD_GROUP_DEL;
-	struct sk_buff *skb;
-	void *hdr;
-
-	if (!mcast_listening(mn))
-		return;
-	skb = mcast_event_new(mcast_group_size(full ? g : NULL), cmd, &hdr);
-	if (!skb)
-		return;
-	if (mcast_put_group(skb, g, full)) {
-		nlmsg_free(skb);
-		return;
-	}
-	mcast_event_send(mn, skb, hdr);
-}
-
-/* A join made group @g (net.c): tell the listeners, mcastd first. */
-void mcast_genl_group_created(struct mcast_net *mn,
-			      const struct mcast_group *g)
-{
-	mcast_notify_group(mn, MCAST_CMD_GROUP_NEW, g);
 }
 
 /* ------------------------------------------------------------- helpers */

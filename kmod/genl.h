@@ -6,9 +6,4 @@
 int mcast_genl_init(void);
 void mcast_genl_exit(void);
 
-struct mcast_net;
-struct mcast_group;
-void mcast_genl_group_created(struct mcast_net *mn,
-			      const struct mcast_group *g);
-
 #endif /* MCAST_GENL_H */

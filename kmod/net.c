@@ -11,7 +11,6 @@
 #include <net/net_namespace.h>
 
 #include "net.h"
-#include "genl.h"
 #include "msg.h"
 #include "notify.h"
 
@@ -150,7 +149,7 @@ static struct mcast_group *mcast_group_create(struct mcast_net *mn, u32 id,
 	if (*err)
 		goto fail;
 	mn->ngroups++;
-	mcast_genl_group_created(mn, g);
+	mcast_notify_group(mn, MCAST_CMD_GROUP_NEW, g);
 	return g;
 fail:
 	mcast_group_free(g);

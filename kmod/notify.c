@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * Events on the "mcast" family's events multicast group (notify.h): the
- * node's own (member joins and leaves, receive queue overflows) and the
- * data path's (a peer stopped answering, a destination is unreachable).
+ * node's own (member joins and leaves, groups made, set and deleted,
+ * receive queue overflows) and the data path's (a peer stopped answering,
+ * a destination is unreachable).
  * Each is built only when someone in the node's netns listens.
  */
 #include <net/genetlink.h>
@@ -154,3 +155,59 @@ void mcast_notify_cutoff(struct mcast_net *mn, u32 group, pid_t tgid)
 {
 	mcast_notify_event(mn, MCAST_CMD_CUTOFF, group, tgid, 0);
 }
+
+size_t mcast_group_size(const struct mcast_group *g)
+{
+	size_t arr = nla_total_size(g ? g->nmembers * sizeof(u32) : 0);
+
+	return nla_total_size(0) + 4 * nla_total_size(sizeof(u32)) +
+	       nla_total_size(sizeof(u8)) + 3 * arr;
+}
+
+/* @full: with the member arrays (replies, set notifications). */
+int mcast_put_group(struct sk_buff *skb, const struct mcast_group *g,
+		    bool full)
+{
+	size_t bytes = g->nmembers * sizeof(u32);
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, MCAST_A_GROUP);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, MCAST_GROUP_A_ID, g->id) ||
+	    nla_put_u32(skb, MCAST_GROUP_A_EPOCH, g->epoch) ||
+	    nla_put_u32(skb, MCAST_GROUP_A_LOCAL, g->nlocal) ||
+	    (g->managed && nla_put_u8(skb, MCAST_GROUP_A_MANAGED, 1)))
+		goto cancel;
+	if (full && g->members &&
+	    (nla_put(skb, MCAST_GROUP_A_MEMBERS, bytes, g->members) ||
+	     nla_put(skb, MCAST_GROUP_A_RCHAIN, bytes, g->rchain) ||
+	     (g->hcycle &&
+	      nla_put(skb, MCAST_GROUP_A_HCYCLE, bytes, g->hcycle))))
+		goto cancel;
+	nla_nest_end(skb, nest);
+	return 0;
+cancel:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
+}
+
+void mcast_notify_group(struct mcast_net *mn, u8 cmd,
+			const struct mcast_group *g)
+{
+	bool full = cmd != MCAST_CMD_GROUP_DEL;
+	struct sk_buff *skb;
+	void *hdr;
+
+	if (!mcast_listening(mn))
+		return;
+	skb = mcast_event_new(mcast_group_size(full ? g : NULL), cmd, &hdr);
+	if (!skb)
+		return;
+	if (mcast_put_group(skb, g, full)) {
+		nlmsg_free(skb);
+		return;
+	}
+	mcast_event_send(mn, skb, hdr);
+}
+

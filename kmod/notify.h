@@ -12,6 +12,7 @@
 #include <net/genetlink.h>
 
 struct mcast_net;
+struct mcast_group;
 
 enum {
 	MCAST_MCGRP_EVENTS_ID,
@@ -26,6 +27,17 @@ bool mcast_listening(struct mcast_net *mn);
 struct sk_buff *mcast_event_new(size_t size, u8 cmd, void **hdr);
 /* Ends and sends an event mcast_event_new() began. */
 void mcast_event_send(struct mcast_net *mn, struct sk_buff *skb, void *hdr);
+
+/*
+ * A group's attributes (MCAST_A_GROUP; @full: with its member arrays),
+ * for replies and events, and the room they take; GROUP_NEW, GROUP_SET
+ * (the whole group) or GROUP_DEL (id, epoch) of @g to the listeners.
+ */
+size_t mcast_group_size(const struct mcast_group *g);
+int mcast_put_group(struct sk_buff *skb, const struct mcast_group *g,
+		    bool full);
+void mcast_notify_group(struct mcast_net *mn, u8 cmd,
+			const struct mcast_group *g);
 
 /* A local member joined or left @group (MEMBER_JOIN, MEMBER_LEAVE). */
 void mcast_notify_member(struct mcast_net *mn, u8 cmd, u32 group, pid_t tgid);
