@@ -1157,13 +1157,13 @@ static int mcast_group_writable(const struct mcast_group *g,
 	if (g->managed && !tb[MCAST_GROUP_A_MANAGED]) {
 		mcast_extack_fmt(extack, tb[MCAST_GROUP_A_ID],
 				 "group is managed by mcastd",
-				 "group %u is managed by mcastd: change its members there, or take it over (managed 0)",
+				 "group %u is managed by mcastd: take it over with managed 0",
 				 g->id);
 		return -EBUSY;
 	}
 	if (ae && nla_get_u32(ae) != g->epoch) {
 		mcast_extack_fmt(extack, ae, "group changed since it was read",
-				 "group %u is at epoch %u, not %u: it changed since it was read",
+				 "group %u changed since it was read: epoch %u, not %u",
 				 g->id, g->epoch, nla_get_u32(ae));
 		return -ESTALE;
 	}
