@@ -24,6 +24,7 @@ int ctl_nl_open(struct ctl_nl *nl, const char *what)
 {
 	int one = 1, err;
 
+	memset(nl, 0, sizeof(*nl));	/* not quiet unless the caller says so */
 	nl->what = what;
 	nl->sk = nl_socket_alloc();
 	if (!nl->sk) {

@@ -193,7 +193,8 @@ keyless_again() {
 	out=$(mcastbed exec 0 mcastctl node set key "$W/k1" 2>&1)
 	case $out in
 	*"while messages are in flight"*) pass "$TP: a key is refused while a send is in flight: $out" ;;
-	*) fail "$TP: a key is refused while a send is in flight" "$out" ;;
+	*) fail "$TP: a key is refused while a send is in flight" "mcastctl: $out" \
+		"the send: $(cat "$W/tx.held")" "$(mcastbed exec 0 mcastctl stats show 2>&1)" ;;
 	esac
 	run_ok "$TP: node 1 knows node 0 again" mcastbed exec 1 mcastctl peer add \
 		"$(coord 0)" addr "$(addr_of 0)" port $PORT
