@@ -44,7 +44,7 @@ without_autoload() {
 # A previous test may have left the module loaded.
 rmmod mcast 2>/dev/null
 
-plan 85
+plan 91
 
 expect "without the module: node show says it is not loaded" 4 \
 	"mcast kernel module is not loaded" without_autoload mcastctl node show
@@ -242,6 +242,23 @@ case $(cat /tmp/ctl_mon.out) in
 *) fail "mcastmon saw group 77 created" "$(cat /tmp/ctl_mon.out)" ;;
 esac
 run_ok "group del 77" mcastctl group del 77
+
+# Joins create groups, so a node holds at most MCAST_MAX_GROUPS (4096).
+i=1000
+while [ $i -lt 5095 ]; do
+	echo "group add $i members 0,0"
+	i=$((i + 1))
+done > /tmp/ctl_many
+run_ok "4095 more groups (4096 with group 5), in one batch" \
+	mcastctl -batch /tmp/ctl_many
+expect "group 4097 is refused: ENOSPC" 4 "MCAST_MAX_GROUPS" \
+	mcastctl group add 9000 members 0,0
+expect "a join that would create group 4097 is refused: ENOSPC" 2 \
+	"No space left on device" mcast_probe rx 9001 300
+sed -i 's/^group add \([0-9]*\) .*/group del \1/' /tmp/ctl_many
+run_ok "... and the 4095 deleted, in one batch" mcastctl -batch /tmp/ctl_many
+expect "a join creates a group again" 0 "total 0" mcast_probe rx 9001 300
+run_ok "group del 9001" mcastctl group del 9001
 
 run_ok "group del 5" mcastctl group del 5
 run_ok "peer del 1,3" mcastctl peer del 1,3
