@@ -192,9 +192,9 @@ uint32_t mcd_kernel_local(const struct mcd_kernel *k, uint32_t *groups,
 {
 	uint32_t i, n = 0;
 
-	for (i = 0; i < k->ngroups && n < max; i++)
-		if (k->groups[i].nlocal)
-			groups[n++] = k->groups[i].id;
+	for (i = 0; i < k->ngroups; i++)
+		if (k->groups[i].nlocal && n++ < max)
+			groups[n - 1] = k->groups[i].id;
 	return n;
 }
 

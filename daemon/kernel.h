@@ -57,7 +57,8 @@ int mcd_kernel_configure(struct mcd_kernel *k);
 int mcd_kernel_key(struct mcd_kernel *k, const unsigned char *key);
 /* Read every group again (start-up, lost notifications). */
 int mcd_kernel_dump(struct mcd_kernel *k);
-/* The groups with local files joined, sorted; returns how many. */
+/* The groups with local files joined, sorted: at most @max in @groups;
+ * returns how many there are (more than @max when they do not fit). */
 uint32_t mcd_kernel_local(const struct mcd_kernel *k, uint32_t *groups,
 			  uint32_t max);
 /*

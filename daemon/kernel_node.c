@@ -42,6 +42,19 @@ static int algo_of(const char *s, uint8_t *algo, uint32_t *r)
 	return 0;
 }
 
+/* The file's algorithm, if it names one, against the kernel's. */
+static bool algo_differs(const struct mcd_conf *c, const struct ctl_node *n)
+{
+	uint32_t r;
+	uint8_t algo;
+
+	if (!c->algorithm[0] || algo_of(c->algorithm, &algo, &r))
+		return false;
+	if (!n->has_algo)
+		return true;
+	return n->algo != algo || (r && n->algo_r != r);
+}
+
 static bool node_differs(const struct mcd_kernel *k, const struct ctl_node *n)
 {
 	const struct mcd_conf *c = k->conf;
@@ -52,7 +65,9 @@ static bool node_differs(const struct mcd_kernel *k, const struct ctl_node *n)
 	    memcmp(n->t.k, t->k, t->n * sizeof(t->k[0])) ||
 	    n->port != c->port)
 		return true;
-	return c->transport[0] && strcmp(c->transport, n->transport);
+	if (c->transport[0] && strcmp(c->transport, n->transport))
+		return true;
+	return algo_differs(c, n);
 }
 
 static int node_set(struct mcd_kernel *k)

@@ -144,15 +144,19 @@ static void on_local_changed(void *ctx)
 {
 	uint32_t groups[MCD_MAX_GROUPS];
 	struct mcd *d = ctx;
-	uint32_t n;
+	uint32_t n, total;
 
-	n = mcd_kernel_local(&d->kernel, groups, MCD_MAX_GROUPS);
+	total = mcd_kernel_local(&d->kernel, groups, MCD_MAX_GROUPS);
+	n = total < MCD_MAX_GROUPS ? total : MCD_MAX_GROUPS;
 	log_local_diff(d->local, d->nlocal, groups, n);
+	/* once per crossing, not at every join beyond the limit */
+	if (total > MCD_MAX_GROUPS && !d->over_groups)
+		log_warn("%u groups joined here: only the first %d are announced",
+			 total, MCD_MAX_GROUPS);
+	d->over_groups = total > MCD_MAX_GROUPS;
 	memcpy(d->local, groups, n * sizeof(groups[0]));
 	d->nlocal = n;
-	if (mcd_view_set_local(d->view, groups, n, now_ms()))
-		log_warn("more than %d groups joined here: only the first are announced",
-			 MCD_MAX_GROUPS);
+	mcd_view_set_local(d->view, groups, n, now_ms());
 }
 
 static void on_peer_down(void *ctx, uint32_t node)
@@ -552,8 +556,10 @@ static int run(struct mcd *d, bool uring)
 
 	if (mcd_loop_init(&loop, uring)) {
 		log_warn("no io_uring here: using poll()");
+		uring = false;
 		mcd_loop_init(&loop, false);
 	}
+	log_info("event loop: %s", uring ? "io_uring" : "poll");
 	mcd_loop_add(&loop, mcd_kernel_event_fd(&d->kernel));
 	mcd_loop_add(&loop, d->udp);
 	mcd_loop_add(&loop, d->unix_fd);

@@ -35,6 +35,7 @@ struct mcd {
 	uint64_t send_errors;
 	uint32_t local[MCD_MAX_GROUPS];	/* groups files here joined */
 	uint32_t nlocal;
+	bool over_groups;		/* more than MCD_MAX_GROUPS joined */
 	struct mcd_auth auth;		/* with a cluster key */
 	bool has_key;
 	unsigned char key[MCAST_KEY_LEN];	/* until the kernel has it */

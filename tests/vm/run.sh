@@ -403,6 +403,33 @@ stage_programs() { # ROOT
 	done
 }
 
+# valgrind's memcheck, for the daemon's leak and error check in the guest
+# (net_daemon.t): the tool, its preload objects and suppressions, and the
+# loader's debug symbols (libc6-dbg), without which memcheck refuses to
+# start on Debian.
+VG_TOOL=/usr/libexec/valgrind
+stage_valgrind() { # ROOT
+	local root=$1 obj id dbg
+	[ -x /usr/bin/valgrind.bin ] && [ -d "$VG_TOOL" ] || {
+		diag "note: valgrind not installed on the host: the guest has none"
+		return 0
+	}
+	stage_program "$root" /usr/bin/valgrind.bin	# for its libraries
+	mkdir -p "$root/usr/bin"
+	cp /usr/bin/valgrind /usr/bin/valgrind.bin "$root/usr/bin/"
+	mkdir -p "$root$VG_TOOL"
+	cp "$VG_TOOL"/{memcheck-amd64-linux,vgpreload_core-amd64-linux.so} \
+		"$VG_TOOL"/{vgpreload_memcheck-amd64-linux.so,default.supp} \
+		"$root$VG_TOOL/"
+	for obj in /lib64/ld-linux-x86-64.so.2 /lib/x86_64-linux-gnu/libc.so.6; do
+		id=$(readelf -n "$obj" | sed -n 's/.*Build ID: *//p')
+		dbg=/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug
+		[ -e "$dbg" ] || { diag "note: no $dbg (libc6-dbg): valgrind cannot start"; continue; }
+		mkdir -p "$root$(dirname "$dbg")"
+		cp "$dbg" "$root$dbg"
+	done
+}
+
 stage_rootfs() { # VER ROOT KO BOOT TRANSPORT
 	local ver=$1 root=$2 ko=$3
 	rm -rf "$root"
@@ -410,6 +437,7 @@ stage_rootfs() { # VER ROOT KO BOOT TRANSPORT
 	stage_busybox "$root"
 	stage_modules "$ver" "$root" "$ko"
 	stage_programs "$root"
+	stage_valgrind "$root"
 	cp "$HERE/guest/init" "$root/init"
 	cp "$HERE"/guest/*.sh "$REPO/systemd/60-mcast.rules" "${tests[@]}" "$root/tests/"
 	cp "$REPO/utils/mcastpeers/peerslib.sh" "$root/tests/"

@@ -15,6 +15,9 @@
 #  - lost notifications (a tiny netlink receive buffer and a burst of
 #    joins) make the daemon read everything again (a resync), and the view
 #    is still right;
+#  - under valgrind (poll loop) a daemon makes no memory error and leaks
+#    nothing through a join, a send, a leave and its stop;
+#  - a restart with another algorithm in the file sets it in the kernel;
 #  - Type=notify: READY=1, STATUS= and WATCHDOG=1 reach $NOTIFY_SOCKET;
 #  - under 5 % loss on every link, joins and leaves while a node streams
 #    to the group: members all along get every message once, in order; a
@@ -247,6 +250,76 @@ if s=$(gone 89 60); then
 	pass "... and the groups go everywhere when the receiver exits, in $s s"
 else
 	fail "... and the groups go everywhere when the receiver exits" "node 0: $(gview 89 0)"
+fi
+
+# --- a changed algorithm in the file reaches a node already configured
+algo_restart() { # ALGORITHM
+	awk -v a="$1" '{ print } /^topology/ { print "algorithm = " a }' \
+		"$STATE/mcastd.conf" > "$W/algo.conf"
+	mcastbed daemon 11 stop
+	export MCASTBED_DAEMON_ARGS="-c $W/algo.conf"
+	mcastbed daemon 11 start
+	unset MCASTBED_DAEMON_ARGS
+	mcastbed daemon 11 wait > /dev/null 2>&1
+	case $(mcastbed exec 11 mcastctl node show) in
+	*"algorithm    $1"*) pass "node 11's mcastd restarted with algorithm = $1: the kernel has it" ;;
+	*) fail "node 11's mcastd restarted with algorithm = $1: the kernel has it" \
+		"$(mcastbed exec 11 mcastctl node show)" "$(tail -5 "$STATE/mcastd.11.log")" ;;
+	esac
+}
+algo_restart md-torus
+algo_restart auto
+
+# --- node 12's daemon under valgrind (its poll loop): a join, a send, a
+# leave, a stop; memcheck finds no error and no leak
+if command -v valgrind > /dev/null; then
+	run_ok "node 12's mcastd stops" mcastbed daemon 12 stop
+	export MCASTBED_DAEMON_ARGS=--poll MCASTBED_DAEMON_WAIT=300 \
+		MCASTBED_DAEMON_WRAP="valgrind --leak-check=full \
+--errors-for-leak-kinds=definite,indirect,possible \
+--show-leak-kinds=definite,indirect,possible --log-file=$W/vg.12"
+	mcastbed daemon 12 start
+	run_ok "... restarts under valgrind and sees the cluster" \
+		mcastbed daemon 12 wait
+	unset MCASTBED_DAEMON_ARGS MCASTBED_DAEMON_WAIT MCASTBED_DAEMON_WRAP
+	rxd 12 70 "$W/rx70.12"
+	if s=$(converge 70 '[[3,0]]' 120); then
+		pass "a join on node 12 (under valgrind) reaches every node, in $s s"
+	else
+		fail "a join on node 12 (under valgrind) reaches every node" "node 0: $(gview 70 0)"
+	fi
+	mcastbed exec 0 mcast_probe tx g:70 300 count=3 wait=30000 > /dev/null 2>&1
+	stop_rxd "$W/rx70.12"
+	is "$(once_in_order "$W/rx70.12" 300)" "3 once, in order" "node 12 got node 0's 3 messages"
+	if s=$(gone 70 120); then
+		pass "... its leave reaches every node, in $s s"
+	else
+		fail "... its leave reaches every node" "node 0: $(gview 70 0)"
+	fi
+	pid=$(cat "$STATE/mcastd.12.pid")
+	kill -TERM "$pid"
+	_t=0
+	while [ $_t -lt 120 ] && kill -0 "$pid" 2> /dev/null; do
+		sleep 1
+		_t=$((_t + 1))
+	done
+	if kill -0 "$pid" 2> /dev/null; then
+		fail "node 12's mcastd exits on SIGTERM under valgrind" "$(tail -5 "$STATE/mcastd.12.log")"
+	elif grep -q "Command: .*mcastd" "$W/vg.12" &&
+		grep -q "ERROR SUMMARY: 0 errors" "$W/vg.12"; then
+		# leaks count as errors (--errors-for-leak-kinds)
+		pass "valgrind: no error, no leak in node 12's mcastd ($(grep -o 'total heap usage.*' "$W/vg.12"))"
+	else
+		fail "valgrind: no error, no leak in node 12's mcastd" "$(head -60 "$W/vg.12")"
+	fi
+	case $(grep "event loop" "$STATE/mcastd.12.log" | tail -1) in
+	*"event loop: poll") pass "... it ran its poll() loop" ;;
+	*) fail "... it ran its poll() loop" "$(grep "event loop" "$STATE/mcastd.12.log")" ;;
+	esac
+	run_ok "node 12's mcastd starts again, without valgrind" mcastbed daemon 12 start
+	run_ok "... and sees the cluster" mcastbed daemon 12 wait
+else
+	skip "mcastd under valgrind" "valgrind is not in the guest"
 fi
 
 # --- Type=notify
