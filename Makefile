@@ -322,15 +322,32 @@ MCD_AOBJS   := $(MCD_SRCS:%.c=$(B)/asan/obj/%.o) \
 	       $(LIB_SRCS:%.c=$(B)/asan/obj/%.o)
 MCD  := $(if $(wildcard daemon/mcastd.c),$(B)/mcastd)
 AMCD := $(if $(wildcard daemon/mcastd.c),$(B)/asan/mcastd)
+# libibverbs: mcastd lists the host's RDMA ports (daemon/rdma.c).
+# IBVERBS=auto (default): if pkg-config finds it; 0: never; 1: or fail.
+IBVERBS ?= auto
+ifneq ($(IBVERBS),0)
+IBV_CFLAGS := $(shell $(PKG_CONFIG) --exists libibverbs 2>/dev/null && \
+	echo -DMCD_HAVE_IBVERBS $$($(PKG_CONFIG) --cflags libibverbs))
+IBV_LIBS := $(if $(IBV_CFLAGS),$(shell $(PKG_CONFIG) --libs libibverbs))
+endif
+ifeq ($(IBVERBS)$(IBV_CFLAGS),1)
+$(error IBVERBS=1 but pkg-config finds no libibverbs)
+endif
+# rdma.o is rebuilt when that choice changes (IBVERBS=0, then not)
+$(B)/obj/daemon/rdma.o $(B)/asan/obj/daemon/rdma.o: $(B)/ibverbs.flags
+$(B)/ibverbs.flags: FORCE
+	$(Q)mkdir -p $(@D)
+	$(Q)echo '$(IBV_CFLAGS) $(IBV_LIBS)' | cmp -s - $@ || \
+		echo '$(IBV_CFLAGS) $(IBV_LIBS)' > $@
 $(B)/obj/daemon/%.o $(B)/asan/obj/daemon/%.o \
 $(B)/asan/obj/tests/unit/test_mcastd_%.o: \
-	PART_CFLAGS = $(NL_CFLAGS) -Iutils/lib -Idaemon
+	PART_CFLAGS = $(NL_CFLAGS) -Iutils/lib -Idaemon $(IBV_CFLAGS)
 $(B)/mcastd: $(MCD_OBJS) $(LIB)
 	$(quiet) LD $@
-	$(Q)$(CC) $(U_LDFLAGS) -o $@ $^ $(NL_LIBS) $(URING_LIBS) $(LDLIBS)
+	$(Q)$(CC) $(U_LDFLAGS) -o $@ $^ $(NL_LIBS) $(URING_LIBS) $(IBV_LIBS) $(LDLIBS)
 $(B)/asan/mcastd: $(MCD_AOBJS) $(ALIB)
 	$(quiet) LD $@
-	$(Q)$(CC) $(A_LDFLAGS) -o $@ $^ $(NL_LIBS) $(URING_LIBS) $(LDLIBS)
+	$(Q)$(CC) $(A_LDFLAGS) -o $@ $^ $(NL_LIBS) $(URING_LIBS) $(IBV_LIBS) $(LDLIBS)
 $(B)/asan/unit/test_mcastd_%: $(B)/asan/obj/tests/unit/test_mcastd_%.o \
 	$(MCD_CORE_AOBJS) $(ALIB)
 	$(quiet) LD $@

@@ -306,6 +306,31 @@ static void install_all(struct mcd *d)
 		mcd_kernel_install(&d->kernel, ids[i], NULL, 0);
 }
 
+/*
+ * The RDMA devices and ports, for cluster show.  Read at start-up and on
+ * SIGHUP only, never from the loop: ports are hardware (or an rdma link
+ * an administrator adds), which does not come and go on its own, and
+ * opening every device is too slow for the loop that sends heartbeats.
+ */
+static void scan_rdma(struct mcd *d)
+{
+	char buf[MCD_RDMA_STR_MAX];
+	unsigned int i;
+	int n;
+
+	n = mcd_rdma_scan(&d->rdma);
+	if (d->rdma.err[0])
+		log_warn("RDMA: %s", d->rdma.err);
+	if (!d->rdma.available)
+		log_info("no RDMA devices: built without libibverbs");
+	else if (n == 0)
+		log_info("no RDMA devices");
+	for (i = 0; i < d->rdma.nports; i++) {
+		mcd_rdma_format(&d->rdma.ports[i], buf, sizeof(buf));
+		log_info("RDMA %s", buf);
+	}
+}
+
 /* The cluster key: the control protocol's tags, and the kernel's key. */
 static int setup_key(struct mcd *d)
 {
@@ -469,8 +494,9 @@ static void read_signals(struct mcd *d)
 
 	while (read(d->sig_fd, &si, sizeof(si)) == sizeof(si)) {
 		if (si.ssi_signo == SIGHUP) {
-			log_notice("SIGHUP: reading the kernel's state again");
+			log_notice("SIGHUP: reading the kernel's state and the RDMA devices again");
 			d->kernel.resync = true;
+			scan_rdma(d);
 		} else {
 			d->stop = true;
 		}
@@ -744,6 +770,7 @@ int main(int argc, char **argv)
 	rc = pick_self(&d, o.node);
 	if (rc)
 		goto out;
+	scan_rdma(&d);
 	d.sock_path = o.sock;
 	d.incarnation = clock_ms(CLOCK_REALTIME);
 	d.started_ms = now_ms();

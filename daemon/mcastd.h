@@ -13,6 +13,7 @@
 #include "auth.h"
 #include "conf.h"
 #include "kernel.h"
+#include "rdma.h"
 #include "view.h"
 
 #define MCD_SOCKET_DEFAULT	"/run/mcast/mcastd.sock"
@@ -41,6 +42,7 @@ struct mcd {
 	unsigned char key[MCAST_KEY_LEN];	/* until the kernel has it */
 	uint64_t rx_unauth;		/* datagrams whose tag was wrong */
 	uint64_t rx_stranger;		/* ... from no configured daemon */
+	struct mcd_rdma rdma;		/* at start-up and SIGHUP */
 };
 
 /* "show" / "show json": the daemon's view, for mcastctl cluster show. */

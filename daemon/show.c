@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * What mcastctl cluster show prints: every configured node as this
- * daemon sees it (state, incarnation, version, last heard, groups) and
- * every group with its members and the kernel's epoch, in text or JSON
- * (the same walk for both).
+ * daemon sees it (state, incarnation, version, last heard, groups),
+ * every group with its members and the kernel's epoch, and this host's
+ * RDMA ports, in text or JSON (the same walk for both).
  */
 #include <inttypes.h>
 
@@ -189,6 +189,7 @@ void mcd_show(struct mcd *d, FILE *f, bool json, uint64_t now_ms)
 		json_arr_end(j);
 	show_groups(d, j, f);
 	show_stats(d, j, f);
+	mcd_rdma_show(&d->rdma, j, f);	/* last: demo.sh shows the head */
 	if (j) {
 		json_obj_end(j);
 		json_finish(j);

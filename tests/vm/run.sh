@@ -82,6 +82,13 @@ HOST_PROGS=(ip tc tipc)
 # Host files and directories copied to the same path (tc's netem delay
 # distribution tables).
 HOST_DATA=(/usr/lib/x86_64-linux-gnu/tc)
+# mcastd's RDMA ports (net_rdma.t): iproute2's rdma, libibverbs' soft-RoCE
+# provider and its driver file (libibverbs comes with mcastd, if it was
+# built with it), and rdma_rxe on the kernels that have it.
+HOST_PROGS+=(rdma)
+HOST_DATA+=(/usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav*.so
+	/etc/libibverbs.d/rxe.driver)
+OPT_MODULES=(rdma_rxe crc32_generic)
 
 # Kernels are looked up under this root, so a kernel built for one purpose
 # (make debugcheck's) never joins the default list of make check.
@@ -329,13 +336,17 @@ copy_module() { # SRC DST
 # usual place; depmod then writes a modules.dep for busybox modprobe.
 stage_modules() { # VER ROOT KO
 	local ver=$1 root=$2 ko=$3
-	local mdir=$root/lib/modules/$ver deps cmd path rest mods=()
+	local mdir=$root/lib/modules/$ver deps cmd path rest mods=() mod
 
 	mkdir -p "$mdir/extra"
 	cp "$ko" "$mdir/extra/mcast.ko"
 	cp "$(dirname "$ko")/mcast_irsim.ko" "$mdir/extra/"
 	IFS=, read -ra mods <<< "$(modinfo -F depends "$ko")"
 	mods+=("${IN_TREE_MODULES[@]}")
+	for mod in "${OPT_MODULES[@]}"; do
+		modprobe -d "$KROOT/" -S "$ver" --show-depends "$mod" > /dev/null 2>&1 &&
+			mods+=("$mod")
+	done
 	if [ ${#mods[@]} -gt 0 ]; then
 		deps=$(modprobe -d "$KROOT/" -S "$ver" --show-depends -a "${mods[@]}" 2>&1) ||
 			die "modprobe -d $KROOT/ -S $ver --show-depends ${mods[*]}: $deps"
