@@ -311,7 +311,7 @@ $(SIM): $(B)/obj/utils/mcastsim/mcastsim.o $(B)/obj/utils/lib/parse.o $(LIB)
 # mcastd: the daemon (daemon/).  Its core (the cluster view, the control
 # protocol, the config file) needs no netlink, so the unit tests that
 # simulate a cluster of daemons (tests/unit/test_mcastd_*.c) link only it.
-MCD_CORE    := daemon/view.c daemon/proto.c daemon/conf.c
+MCD_CORE    := daemon/view.c daemon/proto.c daemon/conf.c daemon/replay.c
 MCD_SRCS    := $(sort $(wildcard daemon/*.c))
 MCD_CORE_OBJS  := $(patsubst %.c,$(B)/obj/%.o,$(wildcard $(MCD_CORE))) \
 		  $(B)/obj/utils/lib/parse.o

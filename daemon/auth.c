@@ -80,12 +80,17 @@ void mcd_auth_fini(struct mcd_auth *a)
 	a->on = false;
 }
 
-size_t mcd_auth_seal(struct mcd_auth *a, unsigned char *buf, size_t len)
+size_t mcd_auth_seal(struct mcd_auth *a, unsigned char *buf, size_t len,
+		     uint64_t counter)
 {
 	unsigned char tag[32];
+	int i;
 
 	if (!a->on)
 		return len;
+	for (i = 0; i < MCD_COUNTER_LEN; i++)
+		buf[len + i] = counter >> (8 * i);
+	len += MCD_COUNTER_LEN;
 	if (hmac(a->op, buf, len, tag))
 		memset(tag, 0, sizeof(tag));	/* the receiver drops it */
 	memcpy(buf + len, tag, MCD_TAG_LEN);
@@ -103,14 +108,22 @@ static bool tag_equal(const unsigned char *a, const unsigned char *b)
 	return !d;
 }
 
-long mcd_auth_open(struct mcd_auth *a, const unsigned char *buf, size_t len)
+long mcd_auth_open(struct mcd_auth *a, const unsigned char *buf, size_t len,
+		   uint64_t *counter)
 {
 	unsigned char tag[32];
+	size_t body;
+	int i;
 
+	*counter = 0;
 	if (!a->on)
 		return len;
-	if (len < MCD_TAG_LEN || hmac(a->op, buf, len - MCD_TAG_LEN, tag) ||
-	    !tag_equal(tag, buf + len - MCD_TAG_LEN))
+	if (len < MCD_COUNTER_LEN + MCD_TAG_LEN)
 		return -1;
-	return len - MCD_TAG_LEN;
+	body = len - MCD_TAG_LEN;
+	if (hmac(a->op, buf, body, tag) || !tag_equal(tag, buf + body))
+		return -1;
+	for (i = MCD_COUNTER_LEN - 1; i >= 0; i--)
+		*counter = *counter << 8 | buf[body - MCD_COUNTER_LEN + i];
+	return body - MCD_COUNTER_LEN;
 }

@@ -4,6 +4,8 @@
  * kernel's, over AF_ALG: no crypto library) cut to 16 bytes after each
  * datagram.  The tag's key is derived from the cluster key with a label
  * of its own, so the data path's key is never used for a second protocol.
+ * Under the tag, before it, goes the sender's counter (u64 little-endian,
+ * 1, 2, ... from each start) for the receiver's replay window (replay.h).
  * Without a key the datagrams go bare and only the source address and
  * port vouch for them (docs/daemon.md).
  */
@@ -12,9 +14,12 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <linux/mcast.h>
 
+#define MCD_COUNTER_LEN	8
 #define MCD_TAG_LEN	16
+#define MCD_TRAILER_LEN	(MCD_COUNTER_LEN + MCD_TAG_LEN)
 
 struct mcd_auth {
 	bool on;
@@ -24,9 +29,13 @@ struct mcd_auth {
 /* 0, or -errno (no AF_ALG hmac(sha256) in this kernel). */
 int mcd_auth_init(struct mcd_auth *a, const unsigned char key[MCAST_KEY_LEN]);
 void mcd_auth_fini(struct mcd_auth *a);
-/* Appends the tag to @buf (room for MCD_TAG_LEN more); the new length. */
-size_t mcd_auth_seal(struct mcd_auth *a, unsigned char *buf, size_t len);
-/* The length without the tag, or -1 if the tag is wrong or missing. */
-long mcd_auth_open(struct mcd_auth *a, const unsigned char *buf, size_t len);
+/* Appends @counter and the tag to @buf (room for MCD_TRAILER_LEN more);
+ * the new length. */
+size_t mcd_auth_seal(struct mcd_auth *a, unsigned char *buf, size_t len,
+		     uint64_t counter);
+/* The length without counter and tag, or -1 if the tag is wrong or
+ * missing; @counter is the sender's (0 without a key). */
+long mcd_auth_open(struct mcd_auth *a, const unsigned char *buf, size_t len,
+		   uint64_t *counter);
 
 #endif /* MCASTD_AUTH_H */

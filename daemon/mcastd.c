@@ -30,6 +30,7 @@
 #include "log.h"
 #include "mcastd.h"
 #include "parse.h"
+#include "proto.h"
 #include "sdnotify.h"
 #include "status.h"
 
@@ -65,7 +66,7 @@ static void to_sockaddr(const struct mcd_conf_node *n, uint16_t port,
 
 static void on_send(void *ctx, uint32_t to, const void *buf, size_t len)
 {
-	static unsigned char out[MCD_DGRAM_MAX + MCD_TAG_LEN];
+	static unsigned char out[MCD_DGRAM_MAX + MCD_TRAILER_LEN];
 	const struct mcd_conf_node *n;
 	struct mcd *d = ctx;
 	struct sockaddr_in6 sa;
@@ -74,7 +75,7 @@ static void on_send(void *ctx, uint32_t to, const void *buf, size_t len)
 	if (!n || len > MCD_DGRAM_MAX)
 		return;
 	memcpy(out, buf, len);
-	len = mcd_auth_seal(&d->auth, out, len);
+	len = mcd_auth_seal(&d->auth, out, len, ++d->tx_counter);
 	to_sockaddr(n, d->conf.control_port, &sa);
 	if (sendto(d->udp, out, len, MSG_DONTWAIT, (struct sockaddr *)&sa,
 		   sizeof(sa)) < 0)
@@ -413,11 +414,28 @@ static int start(struct mcd *d, int rcvbuf)
 
 /* ------------------------------------------------------------ the loop */
 
+/*
+ * A tagged datagram seen before (a replay), or older than @n's window:
+ * false.  The incarnation is the header's, under the tag; one that does
+ * not parse goes to the view, which counts it as bad.
+ */
+static bool fresh(struct mcd *d, const struct mcd_conf_node *n,
+		  const void *buf, size_t len, uint64_t counter)
+{
+	struct mcd_msg m;
+
+	if (mcd_msg_parse(buf, len, &m))
+		return true;
+	return mcd_replay_fresh(&d->replay[n - d->conf.nodes], m.incarnation,
+				counter);
+}
+
 static void read_udp(struct mcd *d)
 {
-	static unsigned char buf[MCD_DGRAM_MAX + MCD_TAG_LEN + 1];
+	static unsigned char buf[MCD_DGRAM_MAX + MCD_TRAILER_LEN + 1];
 	const struct mcd_conf_node *n;
 	struct sockaddr_in6 sa;
+	uint64_t counter;
 	socklen_t sl;
 	long len;
 	int i;
@@ -436,9 +454,13 @@ static void read_udp(struct mcd *d)
 			continue;
 		}
 		/* with a cluster key, nothing is read before its tag is */
-		len = mcd_auth_open(&d->auth, buf, len);
+		len = mcd_auth_open(&d->auth, buf, len, &counter);
 		if (len < 0 || len > MCD_DGRAM_MAX) {
 			d->rx_unauth++;
+			continue;
+		}
+		if (d->auth.on && !fresh(d, n, buf, len, counter)) {
+			d->rx_replayed++;
 			continue;
 		}
 		mcd_view_input(d->view, n->id, buf, len, now_ms());
@@ -771,6 +793,12 @@ int main(int argc, char **argv)
 	if (rc)
 		goto out;
 	scan_rdma(&d);
+	d.replay = calloc(d.conf.nnodes, sizeof(*d.replay));
+	if (!d.replay) {
+		rc = MCASTCTL_EINPUT;
+		log_err("out of memory");
+		goto out;
+	}
 	d.sock_path = o.sock;
 	d.incarnation = clock_ms(CLOCK_REALTIME);
 	d.started_ms = now_ms();
@@ -802,6 +830,7 @@ out:
 	if (d.sig_fd >= 0)
 		close(d.sig_fd);
 	mcd_auth_fini(&d.auth);
+	free(d.replay);
 	mcd_conf_free(&d.conf);
 	return rc;
 }

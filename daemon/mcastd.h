@@ -14,6 +14,7 @@
 #include "conf.h"
 #include "kernel.h"
 #include "rdma.h"
+#include "replay.h"
 #include "view.h"
 
 #define MCD_SOCKET_DEFAULT	"/run/mcast/mcastd.sock"
@@ -40,6 +41,9 @@ struct mcd {
 	struct mcd_auth auth;		/* with a cluster key */
 	bool has_key;
 	unsigned char key[MCAST_KEY_LEN];	/* until the kernel has it */
+	uint64_t tx_counter;		/* the last one sent (replay.h) */
+	struct mcd_replay *replay;	/* one per configured node */
+	uint64_t rx_replayed;		/* ... seen before, or too old */
 	uint64_t rx_unauth;		/* datagrams whose tag was wrong */
 	uint64_t rx_stranger;		/* ... from no configured daemon */
 	struct mcd_rdma rdma;		/* at start-up and SIGHUP */

@@ -18,6 +18,8 @@
  *   PULL         u16 count (1..MCD_MAX_NODES), u32 nodes[count]
  *   HEARTBEAT    u32 version (>= 1)
  *
+ * With a cluster key, a counter and a tag follow (auth.h); they are
+ * checked and cut off before the parser sees the datagram.
  * Nothing may follow the last field.  mcd_msg_parse() checks all of it
  * before anything is used; the cursors then walk what it has checked.
  */

@@ -9,6 +9,8 @@
 #    multicast from a fourth node reaches the three members once each;
 #    a leave shrinks the group everywhere;
 #  - mcastctl changing a managed group is refused (EBUSY);
+#  - forged control datagrams are refused as unauthenticated, and copies
+#    of real ones (netem duplication) fall to the replay window;
 #  - kill -9 of a member's daemon under traffic, and its restart: every
 #    message is delivered exactly once meanwhile, and the restarted
 #    daemon changes nothing (the kernel's epoch stays);
@@ -127,6 +129,17 @@ sleep 1
 bad1=$(mcastbed exec 5 mcastctl -j cluster show | sed -n 's/.*"rx_unauth":\([0-9]*\).*/\1/p')
 [ $((bad1 - bad0)) -ge 190 ] && pass "node 5's daemon refused them: $((bad1 - bad0)) unauthenticated" ||
 	fail "node 5's daemon refused them" "rx_unauth $bad0 -> $bad1"
+is "$(gview 40 5)" "$v0" "... and its view of group 40 did not change"
+
+# --- replays: netem duplicates datagrams on every link, byte for byte;
+# the copies of tagged control datagrams fall to the replay window
+rp0=$(mcastbed exec 5 mcastctl -j cluster show | sed -n 's/.*"rx_replayed":\([0-9]*\).*/\1/p')
+run_ok "netem duplicate 50% on every link" mcastbed netem "duplicate 50%"
+sleep 4
+run_ok "netem off" mcastbed netem off
+rp1=$(mcastbed exec 5 mcastctl -j cluster show | sed -n 's/.*"rx_replayed":\([0-9]*\).*/\1/p')
+[ "$((rp1 - rp0))" -ge 1 ] && pass "node 5's daemon dropped $((rp1 - rp0)) copies as replays" ||
+	fail "node 5's daemon dropped the copies as replays" "rx_replayed $rp0 -> $rp1"
 is "$(gview 40 5)" "$v0" "... and its view of group 40 did not change"
 
 # --- a leave
