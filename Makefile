@@ -273,6 +273,14 @@ $(B)/asan/unit/%: $(B)/asan/obj/tests/unit/%.o $(ALIB)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(A_LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# The topology-file parser's test links it and the parse.c helpers it uses.
+$(B)/asan/obj/tests/unit/test_switchfile.o: PART_CFLAGS = -Iutils/lib
+$(B)/asan/unit/test_switchfile: $(B)/asan/obj/tests/unit/test_switchfile.o \
+	$(B)/asan/obj/utils/lib/switchfile.o $(B)/asan/obj/utils/lib/parse.o $(ALIB)
+	$(quiet) LD $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(A_LDFLAGS) -o $@ $^ $(LDLIBS)
+
 # Keep the objects of the pattern-built programs.
 .SECONDARY:
 

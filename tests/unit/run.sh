@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
 # Build and run the unit tests under ASan/UBSan without make: the planning
-# core's, and mcastd's core (test_mcastd_*: daemon/view.c, proto.c, conf.c
-# and the parsers of utils/lib).
+# core's, mcastd's core (test_mcastd_*: daemon/view.c, proto.c, conf.c and
+# the parsers of utils/lib), and the topology-file parser (test_switchfile:
+# utils/lib/switchfile.c, parse.c).
 #
 #   tests/unit/run.sh [test ...]      (default: every tests/unit/test_*.c)
 #
@@ -29,6 +30,9 @@ for t in "$@"; do
 	mcastd_*)
 		extra="-I$top/daemon -I$top/utils/lib -I$top/include/uapi -I$top/tests/unit \
 			$top/daemon/view.c $top/daemon/proto.c $top/daemon/conf.c \
+			$top/utils/lib/parse.c" ;;
+	switchfile)
+		extra="-I$top/utils/lib $top/utils/lib/switchfile.c \
 			$top/utils/lib/parse.c" ;;
 	esac
 	# shellcheck disable=SC2086
