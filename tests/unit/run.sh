@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
 # Build and run the unit tests under ASan/UBSan without make: the planning
-# core's, mcastd's core (test_mcastd_*: daemon/view.c, proto.c, conf.c and
+# core's, mcastd's core (test_mcastd_*: daemon/view.c, proto.c, conf.c, replay.c and
 # the parsers of utils/lib), and the topology-file parser (test_switchfile:
 # utils/lib/switchfile.c, parse.c).
 #
@@ -29,7 +29,7 @@ for t in "$@"; do
 	case $t in
 	mcastd_*)
 		extra="-I$top/daemon -I$top/utils/lib -I$top/include/uapi -I$top/tests/unit \
-			$top/daemon/view.c $top/daemon/proto.c $top/daemon/conf.c \
+			$top/daemon/view.c $top/daemon/proto.c $top/daemon/conf.c $top/daemon/replay.c \
 			$top/utils/lib/parse.c" ;;
 	switchfile)
 		extra="-I$top/utils/lib $top/utils/lib/switchfile.c \
