@@ -13,15 +13,25 @@ void mc_sort_u32(u32 *a, u32 n)
 	sort_u32(a, n);
 }
 
-/* Sort key of a node: its index for <_d, its Hamiltonian label for H. */
+/*
+ * Sort key of a node: its index for <_d (its rank on a switched cluster),
+ * its Hamiltonian label for H.
+ */
 static u32 chain_key(const struct mc_torus *t, enum mc_order order, u32 node)
 {
-	return order == MC_ORDER_HAM ? mc_hlabel(t, node) : node;
+	if (order == MC_ORDER_HAM)
+		return mc_hlabel(t, node);
+	return t->rank ? t->rank[node] : node;
 }
 
 static int order_usable(const struct mc_torus *t, enum mc_order order,
 			const char **why)
 {
+	if (order == MC_ORDER_HAM && t->rank) {
+		if (why)
+			*why = "a switched cluster has no H-cycle";
+		return -EINVAL;
+	}
 	if (order == MC_ORDER_HAM && !t->regular) {
 		if (why)
 			*why = "Hamiltonian labels (Eq 5.2) need equal radices in every dimension";
@@ -58,6 +68,9 @@ int mc_chain_sort(const struct mc_torus *t, enum mc_order order, u32 *nodes,
 	if (order == MC_ORDER_HAM)
 		for (i = 0; i < len; i++)
 			nodes[i] = mc_hlabel_node(t, nodes[i]);
+	else if (t->rank)
+		for (i = 0; i < len; i++)
+			nodes[i] = t->unrank[nodes[i]];
 	return 0;
 }
 

@@ -22,6 +22,8 @@ int mc_algo_supported(const struct mc_torus *t, enum mc_algo a, u32 r,
 
 	if (a > MC_ALGO_MUTORUS)
 		msg = "unknown algorithm";
+	else if (mc_algo_is_path_based(a) && t->rank)
+		msg = "a switched cluster multicasts over its up*/down* order only (u-torus)";
 	else if (mc_algo_is_path_based(a) && t->links != MC_LINKS_UNI)
 		msg = "path-based algorithms (UTPR) need a unidirectional torus";
 	else if (mc_algo_is_path_based(a) && !t->regular)

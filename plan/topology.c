@@ -23,6 +23,8 @@ int mc_torus_init(struct mc_torus *t, unsigned int n, const u16 *k,
 	t->n = n;
 	t->links = links;
 	t->regular = true;
+	t->rank = NULL;
+	t->unrank = NULL;
 	for (i = 0; i < MC_MAX_DIMS; i++) {
 		t->k[i] = 0;
 		t->stride[i] = 0;
@@ -48,6 +50,39 @@ int mc_torus_init(struct mc_torus *t, unsigned int n, const u16 *k,
 	return 0;
 }
 MC_EXPORT(mc_torus_init);
+
+static int switch_fail(const char **why, const char *msg)
+{
+	if (why)
+		*why = msg;
+	return -EINVAL;
+}
+
+int mc_torus_init_switch(struct mc_torus *t, u32 nodes, const u32 *rank,
+			 u32 *unrank, const char **why)
+{
+	u16 k = nodes;
+	u32 i;
+
+	if (nodes < 2 || nodes > MC_SW_MAX_NODES)
+		return switch_fail(why, "a switched cluster has 2 to 4096 hosts");
+	for (i = 0; i < nodes; i++)
+		unrank[i] = MC_NO_NODE;
+	for (i = 0; i < nodes; i++) {
+		if (rank[i] >= nodes)
+			return switch_fail(why, "a host's rank is not below the number of hosts");
+		if (unrank[rank[i]] != MC_NO_NODE)
+			return switch_fail(why, "two hosts have the same rank");
+		unrank[rank[i]] = i;
+	}
+	/* a 1-D id space; not "regular": no Hamiltonian labels, no worms */
+	mc_torus_init(t, 1, &k, MC_LINKS_UNI, NULL);
+	t->regular = false;
+	t->rank = rank;
+	t->unrank = unrank;
+	return 0;
+}
+MC_EXPORT(mc_torus_init_switch);
 
 void mc_node_coords(const struct mc_torus *t, u32 node, u16 *sigma)
 {

@@ -28,6 +28,14 @@ struct mc_torus {
 	u16 k[MC_MAX_DIMS];	/* k[i]: radix of dimension i (sigma_i) */
 	u32 stride[MC_MAX_DIMS];/* index weight of dimension i */
 	u32 nodes;
+	/*
+	 * A switched cluster (seed 001, updown.h): a 1-D id space whose
+	 * chains follow @rank (node -> its place among the hosts in the
+	 * spanning tree's postorder), @unrank its inverse; NULL on a torus.
+	 * The arrays are the caller's and outlive the struct's use.
+	 */
+	const u32 *rank;
+	const u32 *unrank;
 };
 
 /*
@@ -41,6 +49,17 @@ static inline u32 mc_sigma(const struct mc_torus *t, u32 node, unsigned int d)
 {
 	return (node / t->stride[d]) % t->k[d];
 }
+
+/*
+ * Set up @t for a switched cluster of @nodes hosts whose order is @rank,
+ * a permutation of 0..nodes-1; fills @unrank (@nodes words).  -EINVAL
+ * with *@why on fewer than 2 or more than MC_SW_MAX_NODES hosts, or a
+ * rank out of range or repeated.  Path-based algorithms and H-cycles do
+ * not apply (mc_algo_supported says so).
+ */
+#define MC_SW_MAX_NODES		4096
+int mc_torus_init_switch(struct mc_torus *t, u32 nodes, const u32 *rank,
+			 u32 *unrank, const char **why);
 
 void mc_node_coords(const struct mc_torus *t, u32 node, u16 *sigma);
 /* Returns MC_NO_NODE when a coordinate is out of range. */

@@ -67,6 +67,17 @@ int mc_sw_rank_order(const struct mc_sw_graph *g, u32 src, const u32 *dst,
 	return cyclic_order(g, src, dst, ndst, order, false, why);
 }
 
+void mc_sw_host_ranks(const struct mc_sw_graph *g, u32 *rank)
+{
+	u32 i, v, r = 0;
+
+	for (i = 0; i < g->nverts; i++) {	/* IDs in order */
+		v = g->by_id[i];
+		if (v >= g->nswitches)
+			rank[v - g->nswitches] = r++;
+	}
+}
+
 int mc_sw_sort_members(const struct mc_sw_graph *g, u32 *v, u32 n,
 		       const char **why)
 {

@@ -228,6 +228,13 @@ int mc_sw_chain(const struct mc_sw_graph *g, const u32 *members, u32 n,
 		u32 src, struct mc_chain *c);
 
 /*
+ * The hosts' ranks: @rank[h] is host h's place among the hosts in
+ * postorder (0..nhosts-1).  With them a node's 1-D id space sorts as L
+ * does (mc_torus_init_switch): all the kernel needs of the graph.
+ */
+void mc_sw_host_ranks(const struct mc_sw_graph *g, u32 *rank);
+
+/*
  * Write L into @order (ndst+1 entries).  -EINVAL with *@why on a vertex out
  * of range, the source among the destinations, a repeated destination.
  */
