@@ -71,6 +71,28 @@ static u32 *mcast_chain_with(const u32 *base, u32 m, u32 self, u32 *outm)
 	return a;
 }
 
+/*
+ * A switched cluster's R-chain is sorted by rank, not id: @self is looked
+ * for in all of it, and mcast_send_order sorts what this returns.
+ */
+static u32 *mcast_chain_with_any(const u32 *base, u32 m, u32 self, u32 *outm)
+{
+	u32 *a = kvmalloc_array(m + 1, sizeof(u32), GFP_KERNEL);
+	u32 i;
+	bool here = false;
+
+	if (!a)
+		return NULL;
+	for (i = 0; i < m; i++) {
+		a[i] = base[i];
+		here |= base[i] == self;
+	}
+	if (!here)
+		a[m] = self;
+	*outm = m + !here;
+	return a;
+}
+
 static void mcast_collect_failed(struct mcast_job *job,
 				 struct mcast_send_ctx *ctx)
 {
@@ -174,7 +196,8 @@ static int mcast_pick_algo(struct mcast_net *mn,
 
 /*
  * The order a send plans over, rotated to this node into @c: the R-chain
- * (@chain sorted by id is <_d) or, for worms, the H-cycle.
+ * (@chain sorted by id is <_d; by rank on a switched cluster, seed 001's
+ * order) or, for worms, the H-cycle.
  */
 static int mcast_send_order(struct mcast_net *mn, u8 algo, u32 *chain, u32 m,
 			    u32 self, struct mc_chain *c)
@@ -182,7 +205,7 @@ static int mcast_send_order(struct mcast_net *mn, u8 algo, u32 *chain, u32 m,
 	enum mc_order o = mc_algo_order(algo);
 	int err = 0;
 
-	if (o == MC_ORDER_HAM)
+	if (o == MC_ORDER_HAM || mn->torus.rank)
 		err = mc_chain_sort(&mn->torus, o, chain, m, NULL);
 	return err ? err : mc_chain_rotate(&mn->torus, o, chain, m, self, c);
 }
@@ -300,8 +323,11 @@ again:
 	if (!mn->configured)
 		goto out;
 
-	chain = g ? mcast_chain_with(g->rchain, g->nmembers, self, &m) :
-		    mcast_chain_with(nodes, nnodes, self, &m);
+	if (g && mn->torus.rank)
+		chain = mcast_chain_with_any(g->rchain, g->nmembers, self, &m);
+	else
+		chain = g ? mcast_chain_with(g->rchain, g->nmembers, self, &m) :
+			    mcast_chain_with(nodes, nnodes, self, &m);
 	err = -ENOMEM;
 	if (!chain)
 		goto out;

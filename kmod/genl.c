@@ -56,7 +56,7 @@ static struct netlink_range_validation mcast_rto_range = {
 
 static const struct nla_policy mcast_node_policy[MCAST_NODE_A_MAX + 1] = {
 	[MCAST_NODE_A_KIND] = NLA_POLICY_RANGE(NLA_U8, MCAST_TOPO_TORUS,
-					       MCAST_TOPO_TORUS),
+					       MCAST_TOPO_SWITCH),
 	[MCAST_NODE_A_LINKS] = NLA_POLICY_MAX(NLA_U8, MCAST_LINKS_BI),
 	[MCAST_NODE_A_DIMS] = NLA_POLICY_VALIDATE_FN(NLA_BINARY,
 						     mcast_val_u16_array),
@@ -78,6 +78,8 @@ static const struct nla_policy mcast_node_policy[MCAST_NODE_A_MAX + 1] = {
 	[MCAST_NODE_A_ALGO_R] = NLA_POLICY_RANGE(NLA_U32, 2, MCAST_ALGO_R_MAX),
 	[MCAST_NODE_A_WORM_DESTS] = { .type = NLA_REJECT },
 	[MCAST_NODE_A_WORM_HDR] = { .type = NLA_REJECT },
+	[MCAST_NODE_A_RANKS] = NLA_POLICY_VALIDATE_FN(NLA_BINARY,
+						      mcast_val_u32_array),
 };
 
 static const struct nla_policy mcast_key_policy[MCAST_KEY_A_MAX + 1] = {
@@ -177,8 +179,13 @@ static int mcast_put_node(struct sk_buff *skb, struct mcast_net *mn)
 	nest = nla_nest_start(skb, MCAST_A_NODE);
 	if (!nest)
 		return -EMSGSIZE;
-	if (nla_put_u8(skb, MCAST_NODE_A_KIND, mn->configured ?
-		       MCAST_TOPO_TORUS : MCAST_TOPO_NONE))
+	if (nla_put_u8(skb, MCAST_NODE_A_KIND, !mn->configured ?
+		       MCAST_TOPO_NONE : mn->torus.rank ? MCAST_TOPO_SWITCH :
+		       MCAST_TOPO_TORUS))
+		goto cancel;
+	if (mn->configured && mn->torus.rank &&
+	    nla_put(skb, MCAST_NODE_A_RANKS, mn->torus.nodes * sizeof(u32),
+		    mn->torus.rank))
 		goto cancel;
 	if (mn->configured) {
 		for (d = 0; d < mn->torus.n; d++)
@@ -345,6 +352,13 @@ cancel:
 #define MCAST_STATS_SIZE (nla_total_size(0) + 2 * nla_total_size(4) + \
 			  40 * nla_total_size_64bit(8))
 
+/* A node's message: a page, and a switched cluster's ranks beyond it. */
+static size_t mcast_node_size(const struct mcast_net *mn)
+{
+	return NLMSG_GOODSIZE +
+	       (mn->torus.rank ? nla_total_size(mn->torus.nodes * 4) : 0);
+}
+
 /* ------------------------------------------------------- notifications */
 
 static void mcast_notify_node(struct mcast_net *mn)
@@ -354,7 +368,7 @@ static void mcast_notify_node(struct mcast_net *mn)
 
 	if (!mcast_listening(mn))
 		return;
-	skb = mcast_event_new(NLMSG_GOODSIZE, MCAST_CMD_NODE_GET, &hdr);
+	skb = mcast_event_new(mcast_node_size(mn), MCAST_CMD_NODE_GET, &hdr);
 	if (!skb)
 		return;
 	if (mcast_put_node(skb, mn)) {
@@ -471,7 +485,7 @@ static int mcast_node_get_doit(struct sk_buff *skb, struct genl_info *info)
 	int err;
 
 	mutex_lock(&mn->lock);
-	err = mcast_reply(info, NLMSG_GOODSIZE, mcast_fill_node, mn);
+	err = mcast_reply(info, mcast_node_size(mn), mcast_fill_node, mn);
 	mutex_unlock(&mn->lock);
 	return err;
 }
@@ -617,18 +631,103 @@ static void mcast_node_algo_apply(struct mcast_net *mn, struct nlattr **tb)
 		WRITE_ONCE(mn->algo_r, nla_get_u32(tb[MCAST_NODE_A_ALGO_R]));
 }
 
+/* A switched cluster's DIMS (its host count) and RANKS into @t. */
+static int mcast_node_switch(struct nlattr **tb, struct mc_torus *t,
+			     u32 **rank, u32 **unrank,
+			     struct netlink_ext_ack *extack)
+{
+	struct nlattr *ad = tb[MCAST_NODE_A_DIMS], *ar = tb[MCAST_NODE_A_RANKS];
+	const char *why = NULL;
+	u16 hosts;
+	int err;
+
+	if (nla_len(ad) != 2 || (tb[MCAST_NODE_A_LINKS] &&
+				 nla_get_u8(tb[MCAST_NODE_A_LINKS]))) {
+		NL_SET_ERR_MSG_ATTR(extack, ad,
+				    "a switched cluster's DIMS is its host count (one u16), its links UNI");
+		return -EINVAL;
+	}
+	if (!ar) {
+		NL_SET_ERR_MSG_ATTR(extack, ad, "a switched cluster needs RANKS");
+		return -EINVAL;
+	}
+	hosts = nla_get_u16(ad);
+	if (nla_len(ar) != hosts * sizeof(u32)) {
+		NL_SET_ERR_MSG_ATTR(extack, ar,
+				    "RANKS needs one u32 per host (DIMS)");
+		return -EINVAL;
+	}
+	*rank = kvmalloc_array(max_t(u16, hosts, 1), sizeof(u32),
+			       GFP_KERNEL_ACCOUNT);
+	*unrank = kvmalloc_array(max_t(u16, hosts, 1), sizeof(u32),
+				 GFP_KERNEL_ACCOUNT);
+	if (!*rank || !*unrank)
+		return -ENOMEM;
+	nla_memcpy(*rank, ar, hosts * sizeof(u32));
+	err = mc_torus_init_switch(t, hosts, *rank, *unrank, &why);
+	if (err)
+		mcast_extack_set(extack, ar, why ? why : "invalid RANKS");
+	return err;
+}
+
+/*
+ * KIND, DIMS, LINKS (and a switched cluster's RANKS) into @t; the rank
+ * tables @t then points at are allocated into *@rank and *@unrank, for
+ * the caller to keep or free.
+ */
+static int mcast_node_topology(struct nlattr **tb, struct mc_torus *t,
+			       u32 **rank, u32 **unrank,
+			       struct netlink_ext_ack *extack)
+{
+	u16 dims[MCAST_MAX_DIMS];
+	const char *why = NULL;
+	u8 links = MCAST_LINKS_UNI;
+	int err;
+
+	if (nla_get_u8(tb[MCAST_NODE_A_KIND]) == MCAST_TOPO_SWITCH)
+		return mcast_node_switch(tb, t, rank, unrank, extack);
+	if (tb[MCAST_NODE_A_RANKS]) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[MCAST_NODE_A_RANKS],
+				    "RANKS belong to a switched cluster (KIND SWITCH)");
+		return -EINVAL;
+	}
+	if (tb[MCAST_NODE_A_LINKS])
+		links = nla_get_u8(tb[MCAST_NODE_A_LINKS]);
+	nla_memcpy(dims, tb[MCAST_NODE_A_DIMS], sizeof(dims));
+	err = mc_torus_init(t, nla_len(tb[MCAST_NODE_A_DIMS]) / 2, dims,
+			    (enum mc_links)links, &why);
+	if (err)
+		mcast_extack_set(extack, tb[MCAST_NODE_A_DIMS],
+				 why ? why : "invalid torus dimensions");
+	return err;
+}
+
+/* Whether @t is another topology than the node's (ranks included). */
+static bool mcast_topology_changed(const struct mcast_net *mn,
+				   const struct mc_torus *t)
+{
+	const struct mc_torus *o = &mn->torus;
+	unsigned int d;
+
+	if (!mn->configured || o->n != t->n || o->links != t->links ||
+	    !o->rank != !t->rank)
+		return true;
+	for (d = 0; d < t->n; d++)
+		if (o->k[d] != t->k[d])
+			return true;
+	return t->rank && memcmp(o->rank, t->rank, t->nodes * sizeof(u32));
+}
+
 static int mcast_node_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct mcast_net *mn = mcast_info_net(info);
 	struct netlink_ext_ack *extack = info->extack;
 	struct nlattr *tb[MCAST_NODE_A_MAX + 1];
 	struct nlattr *nest;
-	u16 dims[MCAST_MAX_DIMS], coord[MCAST_MAX_DIMS];
+	u16 coord[MCAST_MAX_DIMS];
 	struct mc_torus t = { };
-	const char *why = NULL;
-	u8 links = MCAST_LINKS_UNI;
-	unsigned int ndims, d;
-	const struct mcast_transport_ops *tp;
+	u32 *rank = NULL, *unrank = NULL;
+	const struct mcast_transport_ops *tp = NULL;
 	bool changed;
 	u16 port;
 	u32 id;
@@ -645,29 +744,22 @@ static int mcast_node_set_doit(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG(extack, "NODE_SET needs KIND, DIMS and COORD");
 		return -EINVAL;
 	}
-	if (tb[MCAST_NODE_A_LINKS])
-		links = nla_get_u8(tb[MCAST_NODE_A_LINKS]);
-	ndims = nla_len(tb[MCAST_NODE_A_DIMS]) / 2;
-	nla_memcpy(dims, tb[MCAST_NODE_A_DIMS], sizeof(dims));
-	err = mc_torus_init(&t, ndims, dims, (enum mc_links)links, &why);
-	if (err) {
-		mcast_extack_set(extack, tb[MCAST_NODE_A_DIMS],
-				 why ? why : "invalid torus dimensions");
-		return err;
-	}
+	err = mcast_node_topology(tb, &t, &rank, &unrank, extack);
+	if (err)
+		goto free;
 	err = mcast_coord_to_id(&t, tb[MCAST_NODE_A_COORD], coord, &id,
 				extack);
 	if (err)
-		return err;
+		goto free;
 	tp = mcast_node_transport(tb[MCAST_NODE_A_TRANSPORT], extack);
-	if (IS_ERR(tp))
-		return PTR_ERR(tp);
+	if (IS_ERR(tp)) {
+		err = PTR_ERR(tp);
+		tp = NULL;
+		goto free;
+	}
 
 	mutex_lock(&mn->lock);
-	changed = !mn->configured || mn->node_id != id ||
-		  mn->torus.n != t.n || mn->torus.links != t.links;
-	for (d = 0; d < t.n && !changed; d++)
-		changed = mn->torus.k[d] != t.k[d];
+	changed = mcast_topology_changed(mn, &t) || mn->node_id != id;
 	port = mn->configured ? mn->port : MCAST_DEFAULT_PORT;
 	if (changed && (mn->npeers || mn->ngroups)) {
 		NL_SET_ERR_MSG(extack,
@@ -689,6 +781,9 @@ static int mcast_node_set_doit(struct sk_buff *skb, struct genl_info *info)
 	if (tb[MCAST_NODE_A_RETRIES])
 		mn->retries = nla_get_u32(tb[MCAST_NODE_A_RETRIES]);
 	mn->torus = t;
+	/* the old tables go below, once no reader can hold them */
+	swap(mn->sw_rank, rank);
+	swap(mn->sw_unrank, unrank);
 	mn->node_id = id;
 	memset(mn->coord, 0, sizeof(mn->coord));
 	memcpy(mn->coord, coord, t.n * sizeof(u16));
@@ -696,8 +791,11 @@ static int mcast_node_set_doit(struct sk_buff *skb, struct genl_info *info)
 	mcast_notify_node(mn);
 out:
 	mutex_unlock(&mn->lock);
+free:
 	if (tp)
 		mcast_transport_put(tp);
+	kvfree(rank);
+	kvfree(unrank);
 	return err;
 }
 

@@ -267,6 +267,10 @@ void mcast_net_teardown(struct mcast_net *mn)
 		kfree(p);
 	}
 	mn->npeers = 0;
+	mn->torus.rank = NULL;
+	mn->torus.unrank = NULL;
+	kvfree(mn->sw_rank);
+	kvfree(mn->sw_unrank);
 	mutex_unlock(&mn->lock);
 	xa_destroy(&mn->groups);
 	xa_destroy(&mn->peers);

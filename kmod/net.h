@@ -140,6 +140,8 @@ struct mcast_net {
 	struct mutex lock;		/* see the top of this file */
 	bool configured;
 	struct mc_torus torus;
+	u32 *sw_rank;			/* a switched cluster's: torus.rank */
+	u32 *sw_unrank;
 	u32 node_id;
 	u16 coord[MCAST_MAX_DIMS];
 	struct xarray peers;		/* id -> struct mcast_peer */

@@ -13,6 +13,7 @@
 
 #include "nl.h"
 #include "status.h"
+#include "switchtopo.h"
 
 const char *ctl_nl_prog = "mcastctl";
 
@@ -235,35 +236,9 @@ int ctl_nl_request(struct ctl_nl *nl, struct nl_msg *msg, ctl_reply_fn fn,
 	return 0;
 }
 
-int ctl_parse_node(struct nlattr *nest, struct ctl_node *node)
+/* What a node reports besides its topology and coordinate. */
+static void parse_node_rest(struct nlattr **tb, struct ctl_node *node)
 {
-	struct nlattr *tb[MCAST_NODE_A_MAX + 1];
-	u16 dims[MC_MAX_DIMS];
-	unsigned int n;
-	u8 links = MCAST_LINKS_UNI;
-
-	memset(node, 0, sizeof(*node));
-	if (!nest || nla_parse_nested(tb, MCAST_NODE_A_MAX, nest, NULL) < 0)
-		return -EINVAL;
-	if (!tb[MCAST_NODE_A_KIND] ||
-	    nla_get_u8(tb[MCAST_NODE_A_KIND]) != MCAST_TOPO_TORUS)
-		return 0;
-	if (!tb[MCAST_NODE_A_DIMS] || !tb[MCAST_NODE_A_COORD] ||
-	    !tb[MCAST_NODE_A_ID])
-		return -EINVAL;
-	n = nla_len(tb[MCAST_NODE_A_DIMS]) / sizeof(u16);
-	if (n == 0 || n > MC_MAX_DIMS ||
-	    nla_len(tb[MCAST_NODE_A_DIMS]) != (int)(n * sizeof(u16)) ||
-	    nla_len(tb[MCAST_NODE_A_COORD]) != (int)(n * sizeof(u16)))
-		return -EINVAL;
-	memcpy(dims, nla_data(tb[MCAST_NODE_A_DIMS]), n * sizeof(u16));
-	memcpy(node->coord, nla_data(tb[MCAST_NODE_A_COORD]), n * sizeof(u16));
-	if (tb[MCAST_NODE_A_LINKS])
-		links = nla_get_u8(tb[MCAST_NODE_A_LINKS]);
-	if (mc_torus_init(&node->t, n, dims, links == MCAST_LINKS_BI ?
-			  MC_LINKS_BI : MC_LINKS_UNI, NULL))
-		return -EINVAL;
-	node->id = nla_get_u32(tb[MCAST_NODE_A_ID]);
 	if (tb[MCAST_NODE_A_PORT])
 		node->port = nla_get_u16(tb[MCAST_NODE_A_PORT]);
 	if (tb[MCAST_NODE_A_RTO_MS])
@@ -290,12 +265,70 @@ int ctl_parse_node(struct nlattr *nest, struct ctl_node *node)
 	if (tb[MCAST_NODE_A_KEY_IDS]) {
 		node->nkeys = nla_len(tb[MCAST_NODE_A_KEY_IDS]);
 		if (node->nkeys > MCAST_KEYS_MAX)
-			return -EINVAL;
+			node->nkeys = MCAST_KEYS_MAX;
 		memcpy(node->key_ids, nla_data(tb[MCAST_NODE_A_KEY_IDS]),
 		       node->nkeys);
 	}
 	if (tb[MCAST_NODE_A_KEY_USE])
 		node->key_use = nla_get_u8(tb[MCAST_NODE_A_KEY_USE]);
+}
+
+/* A switched cluster: its host count, id and ranks (switchtopo.h). */
+static int parse_switch_node(struct nlattr **tb, struct ctl_node *node)
+{
+	struct nlattr *ar = tb[MCAST_NODE_A_RANKS];
+	u16 hosts;
+
+	if (!tb[MCAST_NODE_A_DIMS] || !tb[MCAST_NODE_A_COORD] ||
+	    !tb[MCAST_NODE_A_ID] || !ar ||
+	    nla_len(tb[MCAST_NODE_A_DIMS]) != sizeof(u16) ||
+	    nla_len(tb[MCAST_NODE_A_COORD]) != sizeof(u16))
+		return -EINVAL;
+	hosts = nla_get_u16(tb[MCAST_NODE_A_DIMS]);
+	if (nla_len(ar) != (int)(hosts * sizeof(u32)) ||
+	    switch_topology_ranks(nla_data(ar), hosts, &node->t))
+		return -EINVAL;
+	node->coord[0] = nla_get_u16(tb[MCAST_NODE_A_COORD]);
+	node->id = nla_get_u32(tb[MCAST_NODE_A_ID]);
+	parse_node_rest(tb, node);
+	node->configured = true;
+	return 0;
+}
+
+int ctl_parse_node(struct nlattr *nest, struct ctl_node *node)
+{
+	struct nlattr *tb[MCAST_NODE_A_MAX + 1];
+	u16 dims[MC_MAX_DIMS];
+	unsigned int n;
+	u8 links = MCAST_LINKS_UNI, kind;
+
+	memset(node, 0, sizeof(*node));
+	if (!nest || nla_parse_nested(tb, MCAST_NODE_A_MAX, nest, NULL) < 0)
+		return -EINVAL;
+	if (!tb[MCAST_NODE_A_KIND])
+		return 0;
+	kind = nla_get_u8(tb[MCAST_NODE_A_KIND]);
+	if (kind == MCAST_TOPO_SWITCH)
+		return parse_switch_node(tb, node);
+	if (kind != MCAST_TOPO_TORUS)
+		return 0;
+	if (!tb[MCAST_NODE_A_DIMS] || !tb[MCAST_NODE_A_COORD] ||
+	    !tb[MCAST_NODE_A_ID])
+		return -EINVAL;
+	n = nla_len(tb[MCAST_NODE_A_DIMS]) / sizeof(u16);
+	if (n == 0 || n > MC_MAX_DIMS ||
+	    nla_len(tb[MCAST_NODE_A_DIMS]) != (int)(n * sizeof(u16)) ||
+	    nla_len(tb[MCAST_NODE_A_COORD]) != (int)(n * sizeof(u16)))
+		return -EINVAL;
+	memcpy(dims, nla_data(tb[MCAST_NODE_A_DIMS]), n * sizeof(u16));
+	memcpy(node->coord, nla_data(tb[MCAST_NODE_A_COORD]), n * sizeof(u16));
+	if (tb[MCAST_NODE_A_LINKS])
+		links = nla_get_u8(tb[MCAST_NODE_A_LINKS]);
+	if (mc_torus_init(&node->t, n, dims, links == MCAST_LINKS_BI ?
+			  MC_LINKS_BI : MC_LINKS_UNI, NULL))
+		return -EINVAL;
+	node->id = nla_get_u32(tb[MCAST_NODE_A_ID]);
+	parse_node_rest(tb, node);
 	node->configured = true;
 	return 0;
 }
@@ -330,6 +363,10 @@ const char *ctl_topology_str(const struct mc_torus *t, char *buf)
 	char *p = buf;
 	int i;
 
+	if (t->rank) {		/* the file is not the kernel's to know */
+		sprintf(buf, "switch (%u hosts)", t->nodes);
+		return buf;
+	}
 	p += sprintf(p, "torus:");
 	for (i = t->n - 1; i >= 0; i--)
 		p += sprintf(p, i ? "%ux" : "%u", t->k[i]);

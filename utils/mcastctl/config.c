@@ -21,6 +21,7 @@
 #include "mcastctl.h"
 #include "nl.h"
 #include "parse.h"
+#include "switchtopo.h"
 
 bool mcastctl_json;
 
@@ -75,6 +76,17 @@ static void json_topology(struct json *j, const struct mc_torus *t)
 	int i;
 
 	json_obj_begin(j);
+	if (t->rank) {		/* a switched cluster: its hosts' order */
+		json_key_str(j, "kind", "switch");
+		json_key_uint(j, "nodes", t->nodes);
+		json_key(j, "order");
+		json_arr_begin(j);
+		for (i = 0; i < (int)t->nodes; i++)
+			json_uint(j, t->unrank[i]);
+		json_arr_end(j);
+		json_obj_end(j);
+		return;
+	}
 	json_key_str(j, "kind", "torus");
 	json_key(j, "dims");
 	json_arr_begin(j);
@@ -233,7 +245,7 @@ static void print_algo(const struct ctl_node *node)
 void cmd_node_usage(FILE *f)
 {
 	fputs("usage: mcastctl node show [-j]\n"
-	      "       mcastctl node set [topology torus:K[xK...][:uni|:bi]] [coord C]\n"
+	      "       mcastctl node set [topology torus:K[xK...][:uni|:bi]|switch:FILE] [coord C]\n"
 	      "                         [port P] [transport udp|tcp] [rto MS]\n"
 	      "                         [retries N] [algorithm A]\n"
 	      "       mcastctl node set key FILE|none [key-id N]\n"
@@ -248,6 +260,9 @@ void cmd_node_usage(FILE *f)
 	      "mu-torus (keeping its R) or mu-torus:R (R 2 to 255).  The path-based\n"
 	      "ones (s-, md-, mu-torus) need a unidirectional torus with equal\n"
 	      "radices; without ir on the transport their worms go in software.\n"
+	      "switch:FILE: a switched cluster (a topology file: link A B, host N S,\n"
+	      "root S); C is this node's host id.  Groups then follow seed 001's\n"
+	      "up*-down* order and multicast by recursive halving (u-torus) only.\n"
 	      "key: the cluster key, 32 bytes (raw, or 64 hex digits), that every\n"
 	      "datagram is authenticated with, installed (id N, default 1) and used\n"
 	      "at once; none: no key.  To rotate without losing a message: key-next\n"
@@ -464,8 +479,12 @@ static int node_set(int argc, char **argv)
 		return input_err(what, "retries: expected 1 to 1000");
 	if (algo_s && (err = parse_node_algo(what, algo_s, &algo, &algo_r)))
 		return err;
-	if (topo_s && parse_topology(topo_s, &t, err_s))
+	if (topo_s && !strncmp(topo_s, "switch:", 7)) {
+		if (switch_topology_load(topo_s + 7, &t, err_s))
+			return input_err(what, "%s", err_s);
+	} else if (topo_s && parse_topology(topo_s, &t, err_s)) {
 		return input_err(what, "%s", err_s);
+	}
 	if (topo_s && coord_s && parse_coord(&t, coord_s, &id, err_s))
 		return input_err(what, "%s", err_s);
 
@@ -497,9 +516,12 @@ static int node_set(int argc, char **argv)
 		return nomem(what);
 	}
 	nest = nla_nest_start(msg, MCAST_A_NODE);
-	if (!nest || nla_put_u8(msg, MCAST_NODE_A_KIND, MCAST_TOPO_TORUS) ||
+	if (!nest || nla_put_u8(msg, MCAST_NODE_A_KIND, t.rank ?
+				MCAST_TOPO_SWITCH : MCAST_TOPO_TORUS) ||
 	    nla_put_u8(msg, MCAST_NODE_A_LINKS, t.links == MC_LINKS_BI ?
 		       MCAST_LINKS_BI : MCAST_LINKS_UNI) ||
+	    (t.rank && nla_put(msg, MCAST_NODE_A_RANKS,
+			       t.nodes * sizeof(u32), t.rank)) ||
 	    nla_put(msg, MCAST_NODE_A_DIMS, t.n * sizeof(u16), dims) ||
 	    nla_put(msg, MCAST_NODE_A_COORD, t.n * sizeof(u16), sigma) ||
 	    (port_s && nla_put_u16(msg, MCAST_NODE_A_PORT, port)) ||

@@ -33,12 +33,18 @@
 #define MCAST_MAX_DESTS		65536		/* nodes in one explicit list */
 #define MCAST_MAX_MEMBERS	4096		/* nodes in one group (netlink) */
 #define MCAST_MAX_GROUPS	4096		/* groups one node holds */
+#define MCAST_MAX_SWITCH_HOSTS	4096		/* hosts of a switched cluster */
 #define MCAST_NO_NODE		0xffffffffu
 #define MCAST_NO_GROUP		0u		/* group ids start at 1 */
 
 enum mcast_topo_kind {
 	MCAST_TOPO_NONE = 0,		/* node not configured yet */
 	MCAST_TOPO_TORUS = 1,
+	MCAST_TOPO_SWITCH = 2,		/* a switched cluster (seed 001):
+					 * DIMS is the host count (one
+					 * entry), COORD the host id, RANKS
+					 * the hosts' up-down order
+					 */
 };
 
 enum mcast_links {
@@ -466,6 +472,14 @@ enum mcast_node_attr {
 					 */
 	MCAST_NODE_A_WORM_HDR,	/* u32, read-only: bytes of a worm's
 				 * compound header (per destination pieces)
+				 */
+	MCAST_NODE_A_RANKS,	/* binary: __u32[hosts], KIND SWITCH only:
+				 * ranks[h] is host h's place among the hosts
+				 * in the postorder of the switch graph's
+				 * spanning tree (a permutation of
+				 * 0..hosts-1, 2..MCAST_MAX_SWITCH_HOSTS
+				 * hosts); chains sort by it, and only
+				 * u-torus (recursive halving) runs
 				 */
 
 	__MCAST_NODE_A_MAX,
