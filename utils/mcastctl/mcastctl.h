@@ -6,6 +6,7 @@
 #define MCASTCTL_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* The build passes the package version (dkms.conf) as MCAST_VERSION. */
@@ -23,6 +24,15 @@ extern bool mcastctl_json;
 /* A command gets argv from its own name on (argv[0] is "plan"). */
 int cmd_plan(int argc, char **argv);
 void cmd_plan_usage(FILE *f);
+
+/*
+ * plan_switch.c: mcastctl plan on --topology switch:FILE; -1 when the
+ * command line is cmd_plan's (a torus, or no topology), else the status.
+ */
+int cmd_plan_switch(int argc, char **argv);
+
+/* plan.c's --random: uniform in [0, @n) from splitmix64 state @x. */
+uint32_t rand_below(uint64_t *x, uint32_t n);
 
 /* Over generic netlink (config.c). */
 int cmd_node(int argc, char **argv);

@@ -67,16 +67,27 @@ void cmd_plan_usage(FILE *f)
 	fputs("usage: mcastctl plan --topology torus:K[xK...][:uni|:bi] --algorithm ALGO\n"
 	      "                     --source C (--dest C ... | --dests-file FILE |\n"
 	      "                     --random M [--seed S]) [--json] [--hops] [--tree]\n"
+	      "       mcastctl plan --topology switch:FILE [--algorithm updown]\n"
+	      "                     [--route strict|closest|farthest] [--compare binomial]\n"
+	      "                     --source H (--dest H[,H...] ... | --dests-file FILE |\n"
+	      "                     --random M [--seed S]) [--json] [--hops] [--tree]\n"
 	      "\n"
 	      "Plan a multicast offline, verify it, and print it.\n"
 	      "\n"
 	      "  -t, --topology SPEC    torus:K[xK...] radices highest dimension first,\n"
-	      "                         links :uni (default) or :bi\n"
-	      "  -a, --algorithm ALGO   separate, u-torus, s-torus, md-torus, mu-torus:R\n"
+	      "                         links :uni (default) or :bi; or switch:FILE, a\n"
+	      "                         switched cluster (link A B, host N S, root S)\n"
+	      "  -a, --algorithm ALGO   torus: separate, u-torus, s-torus, md-torus,\n"
+	      "                         mu-torus:R; switch: updown (the default)\n"
+	      "      --route POLICY     switch: strict, closest (default) or farthest\n"
+	      "      --compare binomial switch: also plan a binomial tree over rank order\n"
+	      "                         and list the channels its sends share\n"
 	      "  -s, --source C         the source, a coordinate a,b,c (highest dimension\n"
-	      "                         first)\n"
-	      "  -d, --dest C           a destination; repeat for more\n"
-	      "  -f, --dests-file FILE  one coordinate per line, # comments; - for stdin\n"
+	      "                         first); on a switch topology a host id H\n"
+	      "  -d, --dest C           a destination; repeat for more (host ids may be\n"
+	      "                         a comma list)\n"
+	      "  -f, --dests-file FILE  one coordinate (or host list) per line, # comments;\n"
+	      "                         - for stdin\n"
 	      "  -r, --random M         M distinct random destinations besides the source\n"
 	      "      --seed S           seed for --random (default 1)\n"
 	      "  -j, --json             print one JSON object\n"
@@ -342,7 +353,7 @@ static u64 splitmix64(u64 *x)
 }
 
 /* Uniform in [0, n), n > 0: reject the top sliver that would bias x % n. */
-static u32 rand_below(u64 *x, u32 n)
+u32 rand_below(u64 *x, u32 n)
 {
 	u64 lim = UINT64_MAX - UINT64_MAX % n;
 	u64 v;
@@ -978,6 +989,10 @@ int cmd_plan(int argc, char **argv)
 	struct plan p = { 0 };
 	int st;
 
+	/* --topology switch:FILE is plan_switch.c's */
+	st = cmd_plan_switch(argc, argv);
+	if (st >= 0)
+		return st;
 	st = parse_opts(&o, argc, argv);
 	if (!st)
 		st = setup(&p, &o);
