@@ -16,6 +16,8 @@
 #   make bench-cluster   mcastperf on 16- and 64-node tori in the guest
 #   make bench-daemon    mcastd's join-to-converged time and control traffic
 #                        on 16 and 64 nodes in the guest
+#   make bench-switch    mcastperf on a 16-host fat tree of switches in the
+#                        guest: up*-down* order against node-id order
 #   make bench           build and run the benchmarks
 #   make module          mcast.ko and mcast_irsim.ko only (fails without
 #                        kernel headers)
@@ -27,8 +29,9 @@
 #                        into $(SBINDIR), its systemd unit, the
 #                        modules-load.d entry, libmcast (install-lib), and
 #                        the module (INSTALL_MOD_PATH defaults to $(DESTDIR))
-#   make install-tools   mcastbed, mcastbed-peers, mcastbed-routes, mcastperf
-#                        and mcastsim into $(DESTDIR)$(BINDIR)
+#   make install-tools   mcastbed, mcastbed-peers, mcastbed-routes,
+#                        mcastbed-swroutes, mcastperf and mcastsim into
+#                        $(DESTDIR)$(BINDIR)
 #   make install-lib     libmcast.so.1, its headers, libmcast.pc and man pages
 #                        under $(DESTDIR)$(PREFIX)
 #   make checkpatch      checkpatch.pl over kmod/ and plan/
@@ -308,6 +311,15 @@ $(BEDROUTES): $(B)/obj/utils/mcastbed/mcastbed-routes.o
 	$(quiet) LD $@
 	$(Q)$(CC) $(U_LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# mcastbed-swroutes: the switches, links and up*-down* routes of a switched
+# testbed (mcastbed up switch:FILE), from a topology file.
+BEDSWROUTES := $(B)/mcastbed-swroutes
+$(B)/obj/utils/mcastbed/mcastbed-swroutes.o: PART_CFLAGS = -Iutils/lib
+$(BEDSWROUTES): $(B)/obj/utils/mcastbed/mcastbed-swroutes.o \
+	$(B)/obj/utils/lib/switchfile.o $(B)/obj/utils/lib/parse.o $(LIB)
+	$(quiet) LD $@
+	$(Q)$(CC) $(U_LDFLAGS) -o $@ $^ $(LDLIBS)
+
 # mcastsim: multicasts on the simulated IR fabric, in userspace (the same
 # plan/fabric.c the kernel's fabric runs), with mcastctl's parsers.
 SIM := $(B)/mcastsim
@@ -368,7 +380,7 @@ userspace: $(MCD)
 .PHONY: mcastperf mcastsim
 mcastperf: $(PERF)
 mcastsim: $(SIM)
-userspace: $(PERF) $(SIM) $(BEDPEERS) $(BEDROUTES)
+userspace: $(PERF) $(SIM) $(BEDPEERS) $(BEDROUTES) $(BEDSWROUTES)
 
 .PHONY: all userspace lib libmcast mcastctl mcastmon examples benches
 all: userspace $(if $(HAVE_KDIR),module,module-skip)
@@ -463,6 +475,15 @@ bench-daemon: userspace
 	$(Q)VM_TIMEOUT=$${VM_TIMEOUT:-3600} TEST_TIMEOUT=$${TEST_TIMEOUT:-3500} \
 		VM_MEM=$${VM_MEM:-4096} tests/vm/run.sh --bench-daemon
 
+# mcastperf on a switched testbed in the guest (tests/vm/bench_switch.sh):
+# node 0 to the 15 others of docs/topologies/fat-tree-16-rr.topo, switch
+# links at 100 Mbit/s, seed 001's up*-down* order against a binomial tree
+# over node ids; latency and throughput per size, ratios, CSV.
+.PHONY: bench-switch
+bench-switch: userspace
+	$(Q)VM_TIMEOUT=$${VM_TIMEOUT:-1800} TEST_TIMEOUT=$${TEST_TIMEOUT:-1700} \
+		VM_MEM=$${VM_MEM:-2048} tests/vm/run.sh --bench-switch
+
 # ---- bench-peers: begin (utils/mcastpeers, tests/vm/bench_peers.sh) ----
 # The peers mcast is compared with in `make bench-peers`: MPI_Bcast built
 # against Open MPI and against MPICH (each with its own mpicc; left out
@@ -506,11 +527,12 @@ bench-peers: userspace
 
 # The testbed and benchmark tools (not part of `make install`).
 .PHONY: install-tools
-install-tools: $(PERF) $(SIM) $(BEDPEERS) $(BEDROUTES)
+install-tools: $(PERF) $(SIM) $(BEDPEERS) $(BEDROUTES) $(BEDSWROUTES)
 	$(INSTALL) -d $(DESTDIR)$(BINDIR)
 	$(INSTALL) -m 0755 utils/mcastbed/mcastbed $(DESTDIR)$(BINDIR)/mcastbed
 	$(INSTALL) -m 0755 $(BEDPEERS) $(DESTDIR)$(BINDIR)/mcastbed-peers
 	$(INSTALL) -m 0755 $(BEDROUTES) $(DESTDIR)$(BINDIR)/mcastbed-routes
+	$(INSTALL) -m 0755 $(BEDSWROUTES) $(DESTDIR)$(BINDIR)/mcastbed-swroutes
 	$(INSTALL) -m 0755 $(PERF) $(DESTDIR)$(BINDIR)/mcastperf
 	$(INSTALL) -m 0755 $(SIM) $(DESTDIR)$(BINDIR)/mcastsim
 

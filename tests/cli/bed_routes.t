@@ -54,7 +54,7 @@ up_routes() {
 	local links=$1 dims=$2 u
 	(
 		# shellcheck disable=SC2034 # what generate reads
-		STATE=$tmp/bed NS_PREFIX=mcb SW_NS=mcbsw TOPO=x PEERS='' MCASTCTL=mcastctl
+		STATE=$tmp/bed NS_PREFIX=mcb SW_NS=mcbsw SWS_PREFIX=mcbs TOPO=x PEERS='' MCASTCTL=mcastctl
 		eval "$(sed -n '/^generate() {/,/^}/p' utils/mcastbed/mcastbed)"
 		generate torus "$dims" "$links" 7447 1 udp
 	)

@@ -41,6 +41,11 @@ usage: tests/vm/run.sh [--kernel VER] [--keep] [--shell] [TEST...]
                 and 64-node testbeds, join-to-converged time (p50, p99)
                 and control datagrams per node per second (make
                 bench-daemon; DAEMON_JOINS, DAEMON_REST_S, DAEMON_TOPOS)
+  --bench-switch  the same with tests/vm/bench_switch.sh: mcastperf on
+                the 16-host fat tree fat-tree-16-rr.topo (mcastbed up
+                switch:FILE, switch links at 100mbit), the up*-down*
+                order against the binomial tree over node ids
+                (make bench-switch)
   TEST          guest tests to run, e.g. module_load (default: all of
                 tests/vm/guest/*.t on the first kernel, and on the others
                 the subset SECOND_KERNEL_TESTS names; VM_FULL=1, as make
@@ -70,7 +75,7 @@ IN_TREE_MODULES+=(algif_hash)
 IN_TREE_MODULES+=(tipc dummy 9p 9pnet_virtio virtio_pci)
 # Userspace programs, relative to build/, put in the guest's /usr/local/bin.
 GUEST_PROGS=(mcastctl mcastmon mcast_probe mcast_forge examples/mcast_hello libtest/lib_api
-	mcastperf mcastbed-peers mcastbed-routes mcastd)
+	mcastperf mcastbed-peers mcastbed-routes mcastbed-swroutes mcastd)
 # The peers' harnesses (relative to build/), put there WITHOUT their
 # libraries: the MPI ones load the host's over the 9p share (peerslib.sh).
 PEER_PROGS=(mcastpeers/tipc_bcast mcastpeers/mpi_bcast.openmpi mcastpeers/mpi_bcast.mpich)
@@ -122,7 +127,7 @@ BAD_LOG='BUG:|WARNING:|Oops|Call Trace|refcount_t|kernel BUG at|Kernel panic|UBS
 # under its time budget (make vmcheck-full runs everything everywhere).
 SECOND_KERNEL_TESTS=(module_load vm_env mcast_dev mcast_genl dev_perms ctl_config
 	lib_api lib_hello mon_events bed_torus net_utorus net_transport net_trust net_key
-	net_fail_torus net_irsim net_offload)
+	net_fail_torus net_irsim net_offload net_switch)
 
 ntests=0
 nfailed=0
@@ -191,6 +196,7 @@ parse_args() {
 		--bench) demo=bench; shift ;;
 		--bench-peers) demo=bench_peers; shift ;;
 		--bench-daemon) demo=bench_daemon; shift ;;
+		--bench-switch) demo=bench_switch; shift ;;
 		-h | --help) usage; exit 0 ;;
 		--) shift; tests+=("$@"); break ;;
 		-*) usage >&2; exit 2 ;;
@@ -452,6 +458,7 @@ stage_rootfs() { # VER ROOT KO BOOT TRANSPORT
 	cp "$HERE/guest/init" "$root/init"
 	cp "$HERE"/guest/*.sh "$REPO/systemd/60-mcast.rules" "${tests[@]}" "$root/tests/"
 	cp "$REPO/utils/mcastpeers/peerslib.sh" "$root/tests/"
+	cp -r "$REPO/docs/topologies" "$root/tests/"	# bed_switch.t's examples
 	[ -z "${4:-}" ] || [ "${5:-}" = tcp ] || stage_tcp_also "$root" "$4"
 	chmod 755 "$root/init"
 }

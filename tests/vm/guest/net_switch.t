@@ -1,0 +1,124 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# mcast.ko on a switched cluster (seed 001): the 16-host fat tree with its
+# hosts numbered round-robin over the leaves (node-id order is not the
+# up*-down* order there), built by mcastbed up switch:FILE as routers
+# whose routes follow the planner's up-first paths, every node configured
+# with `mcastctl node set topology switch:FILE coord N`:
+#  - the kernel holds the hosts' order (node show -j), and it is the order
+#    mcastctl plan gives for a broadcast from the first host;
+#  - a group of all 16 nodes gets that order as its R-chain (group set
+#    computes it by rank; the kernel checks it);
+#  - multicasts from 4 sources reach every other node once each, from the
+#    sender and in the step `mcastctl plan --topology switch:FILE` says
+#    (the receiver's from_node and step);
+#  - a node-list send to 5 nodes likewise;
+#  - path-based algorithms are refused on a switched cluster.
+
+# shellcheck source=tests/vm/guest/tap.sh
+. /tests/tap.sh
+
+# shellcheck source=tests/vm/guest/netlib.sh
+. /tests/netlib.sh
+
+TOPOFILE=/tests/topologies/fat-tree-16-rr.topo
+[ -f "$TOPOFILE" ] || skip_all "no $TOPOFILE in the guest"
+[ -x /usr/local/bin/mcastbed-swroutes ] || skip_all "no mcastbed-swroutes in the guest"
+
+W=/tmp/net_switch
+rm -rf "$W"
+mkdir -p "$W"
+N=16 G=5 COUNT=3
+
+run_ok "insmod mcast.ko" insmod "$MCAST_KO"
+if ! run_ok "mcastbed up switch:fat-tree-16-rr.topo" mcastbed up "switch:$TOPOFILE"; then
+	mcastbed down
+	rmmod mcast
+	done_testing
+	exit
+fi
+
+case $(mcastbed exec 3 mcastctl node show) in
+*"switch (16 hosts)"*) pass "node 3: a switched cluster of 16 hosts" ;;
+*) fail "node 3: a switched cluster of 16 hosts" "$(mcastbed exec 3 mcastctl node show)" ;;
+esac
+
+# the kernel's order, and the plan's for a broadcast from its first host
+korder=$(mcastbed exec 3 mcastctl -j node show |
+	sed -n 's/.*"order":\[\([0-9,]*\)\].*/\1/p')
+first=${korder%%,*}
+others=$(echo "$korder" | cut -d, -f2-)
+porder=$(mcastctl plan --topology "switch:$TOPOFILE" -s "$first" -d "$others" |
+	sed -n 's/^order .*host^ID: //p' | sed 's/\^[0-9]*//g' | tr ' ' ',')
+is "$korder" "$porder" "the kernel's order is mcastctl plan's (seed 001's L from host $first)"
+[ "$korder" != "$(seq -s, 0 15)" ] && pass "... and it is not node-id order: $korder" ||
+	fail "the order differs from node-id order" "$korder"
+
+run_ok "group $G: all 16 nodes" mcastbed group "$G" all
+rchain=$(mcastbed exec 9 mcastctl -j group show "$G" |
+	sed -n 's/.*"rchain":\[\([][0-9,]*\)\].*/\1/p' | tr -d '[]')
+is "$rchain" "$korder" "node 9: group $G's R-chain is the up*-down* order"
+
+# receivers on every node, then COUNT messages from SRC; every other node
+# must get each once, from the sender and in the step the plan says
+round_from() { # SRC DESC [node list]
+	_src=$1
+	for u in $(seq 0 $((N - 1))); do
+		: > "$W/rx.$u"
+		mcastbed exec "$u" mcast_probe rx "$G" 20000 "$COUNT" > "$W/rx.$u" 2>&1 &
+	done
+	for u in $(seq 0 $((N - 1))); do
+		wait_lines 1 '^ready' "$W/rx.$u"
+	done
+	_dests=${3:-$(seq 0 $((N - 1)) | grep -vx "$_src" | tr '\n' ',' | sed 's/,$//')}
+	mcastctl plan --topology "switch:$TOPOFILE" -s "$_src" -d "$_dests" |
+		awk '/^step [0-9]+: host/ { s = $2; sub(":", "", s); print $7, s, $4 }' \
+		> "$W/plan"
+	if [ -n "${3:-}" ]; then
+		_to="n:$3"
+	else
+		_to="g:$G"
+	fi
+	mcastbed exec "$_src" mcast_probe tx "$_to" 800 count=$COUNT wait=30000 \
+		> "$W/tx" 2>&1
+	sleep 1
+	_bad=''
+	while read -r _d _st _f; do
+		_got=$(awk '$1 == "msg" && $4 == "len=800" && $8 == "ok=1" {
+				print $6, $7 }' "$W/rx.$_d" | sort -u)
+		_n=$(grep -c '^msg .*len=800 .*ok=1' "$W/rx.$_d")
+		[ "$_n $_got" = "$COUNT step=$_st from=$_f" ] ||
+			_bad="$_bad [node $_d: $_n, '$_got', want step=$_st from=$_f]"
+	done < "$W/plan"
+	_ok=$(grep -c 'rc=0 nfailed=0' "$W/tx")
+	if [ -z "$_bad" ] && [ "$_ok" = "$COUNT" ] && [ -s "$W/plan" ]; then
+		pass "$2: every destination got the $COUNT once, from its planned sender, in its planned step"
+	else
+		fail "$2: every destination once, from its planned sender, in its planned step" \
+			"sends ok: $_ok of $COUNT" "$_bad" "$(cat "$W/tx")"
+	fi
+	for u in $(seq 0 $((N - 1))); do
+		stop_rx_of "$W/rx.$u"
+	done
+}
+
+stop_rx_of() { # LOG
+	kill "$(sed -n 's/^ready .* pid=\([0-9]*\)$/\1/p' "$1")" 2>/dev/null
+}
+
+for src in 0 5 10 15; do
+	round_from "$src" "group $G from node $src"
+done
+round_from 6 "a node list (1,4,11,12,13) from node 6" 1,4,11,12,13
+
+run_fails "node set algorithm s-torus: refused on a switched cluster" \
+	mcastbed exec 2 mcastctl node set algorithm s-torus
+case $(mcastbed exec 2 mcastctl node set algorithm md-torus 2>&1) in
+*"switched cluster"*) pass "... and the kernel says why" ;;
+*) fail "... and the kernel says why" "$(mcastbed exec 2 mcastctl node set algorithm md-torus 2>&1)" ;;
+esac
+
+run_ok "mcastbed down" mcastbed down
+rmmod mcast
+done_testing
