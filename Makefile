@@ -333,10 +333,11 @@ $(SIM): $(B)/obj/utils/mcastsim/mcastsim.o $(B)/obj/utils/lib/parse.o $(LIB)
 # simulate a cluster of daemons (tests/unit/test_mcastd_*.c) link only it.
 MCD_CORE    := daemon/view.c daemon/proto.c daemon/conf.c daemon/replay.c
 MCD_SRCS    := $(sort $(wildcard daemon/*.c))
+MCD_LIBCORE    := parse.o switchtopo.o switchfile.o
 MCD_CORE_OBJS  := $(patsubst %.c,$(B)/obj/%.o,$(wildcard $(MCD_CORE))) \
-		  $(B)/obj/utils/lib/parse.o
+		  $(addprefix $(B)/obj/utils/lib/,$(MCD_LIBCORE))
 MCD_CORE_AOBJS := $(patsubst %.c,$(B)/asan/obj/%.o,$(wildcard $(MCD_CORE))) \
-		  $(B)/asan/obj/utils/lib/parse.o
+		  $(addprefix $(B)/asan/obj/utils/lib/,$(MCD_LIBCORE))
 MCD_OBJS    := $(MCD_SRCS:%.c=$(B)/obj/%.o) $(LIB_SRCS:%.c=$(B)/obj/%.o)
 MCD_AOBJS   := $(MCD_SRCS:%.c=$(B)/asan/obj/%.o) \
 	       $(LIB_SRCS:%.c=$(B)/asan/obj/%.o)

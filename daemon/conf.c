@@ -19,6 +19,7 @@
 
 #include "conf.h"
 #include "parse.h"
+#include "switchtopo.h"
 #include "view.h"
 
 #define LINE_CHARS	1023		/* longest line, newline excluded */
@@ -152,8 +153,12 @@ static int set_topology(struct parser *p, const char *v)
 	struct mcd_conf *c = p->c;
 	char why[PARSE_ERR_MAX];
 
-	if (parse_topology(v, &c->torus, why))
+	if (!strncmp(v, "switch:", 7)) {	/* a switched cluster's file */
+		if (switch_topology_load(v + 7, &c->torus, why))
+			return perr(p, "%s", why);
+	} else if (parse_topology(v, &c->torus, why)) {
 		return perr(p, "%s", why);
+	}
 	if (strlen(v) >= sizeof(c->topology))
 		return perr(p, "topology: longer than %zu characters",
 			    sizeof(c->topology) - 1);

@@ -35,8 +35,9 @@ struct mcd_conf_group {
 struct mcd_conf {
 	char path[256];
 	/* [cluster] */
-	struct mc_torus torus;		/* topology = torus:4x4:uni */
-	char topology[64];		/* as written */
+	struct mc_torus torus;		/* topology = torus:4x4:uni, or
+					 * switch:FILE (switchtopo.h) */
+	char topology[288];		/* as written */
 	uint16_t port;			/* port = 7447 (data path) */
 	uint16_t control_port;		/* control_port = (default port + 1) */
 	char transport[16];		/* transport = udp|tcp|... ("" default) */

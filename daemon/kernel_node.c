@@ -61,8 +61,9 @@ static bool node_differs(const struct mcd_kernel *k, const struct ctl_node *n)
 	const struct mc_torus *t = &c->torus;
 
 	if (!n->configured || n->id != k->self || n->t.n != t->n ||
-	    n->t.links != t->links ||
+	    n->t.links != t->links || !n->t.rank != !t->rank ||
 	    memcmp(n->t.k, t->k, t->n * sizeof(t->k[0])) ||
+	    (t->rank && memcmp(n->t.rank, t->rank, t->nodes * sizeof(u32))) ||
 	    n->port != c->port)
 		return true;
 	if (c->transport[0] && strcmp(c->transport, n->transport))
@@ -90,7 +91,10 @@ static int node_set(struct mcd_kernel *k)
 	if (!msg)
 		return -ENOMEM;
 	nest = nla_nest_start(msg, MCAST_A_NODE);
-	if (!nest || nla_put_u8(msg, MCAST_NODE_A_KIND, MCAST_TOPO_TORUS) ||
+	if (!nest || nla_put_u8(msg, MCAST_NODE_A_KIND, t->rank ?
+				MCAST_TOPO_SWITCH : MCAST_TOPO_TORUS) ||
+	    (t->rank && nla_put(msg, MCAST_NODE_A_RANKS,
+				t->nodes * sizeof(u32), t->rank)) ||
 	    nla_put_u8(msg, MCAST_NODE_A_LINKS, t->links == MC_LINKS_BI ?
 		       MCAST_LINKS_BI : MCAST_LINKS_UNI) ||
 	    nla_put(msg, MCAST_NODE_A_DIMS, t->n * sizeof(u16), dims) ||

@@ -30,7 +30,8 @@ for t in "$@"; do
 	mcastd_*)
 		extra="-I$top/daemon -I$top/utils/lib -I$top/include/uapi -I$top/tests/unit \
 			$top/daemon/view.c $top/daemon/proto.c $top/daemon/conf.c $top/daemon/replay.c \
-			$top/utils/lib/parse.c" ;;
+			$top/utils/lib/parse.c $top/utils/lib/switchtopo.c \
+			$top/utils/lib/switchfile.c" ;;
 	switchfile)
 		extra="-I$top/utils/lib $top/utils/lib/switchfile.c \
 			$top/utils/lib/parse.c" ;;

@@ -724,9 +724,38 @@ static void test_fuzz(void)
 	free(buf);
 }
 
+/*
+ * topology = switch:FILE: the hosts' ranks from the topology file (found
+ * from this file's path), host ids as the nodes' coordinates.
+ */
+static void test_switch(void)
+{
+	const char *me = __FILE__, *end = strstr(me, "tests/unit/");
+	char text[1024], err[MCD_CONF_ERR_MAX];
+	struct mcd_conf c;
+	int rc;
+
+	snprintf(text, sizeof(text),
+		 "[cluster]\ntopology = switch:%.*sdocs/topologies/fat-tree-16-rr.topo\n"
+		 "[nodes]\n0-15 = 10.77.0.1-16\n[groups]\n7 = static 1 4 2\n",
+		 end ? (int)(end - me) : 0, me);
+	rc = mcd_conf_parse(text, "sw.conf", &c, err);
+	ok(!rc && c.torus.nodes == 16 && c.torus.rank && c.nnodes == 16 &&
+	   c.torus.unrank[1] == 4 && c.ngroups == 1,
+	   "topology = switch:FILE: 16 hosts ordered by rank (host 4 second) (%s)",
+	   rc ? err : "ok");
+	if (!rc)
+		mcd_conf_free(&c);
+	rc = mcd_conf_parse("[cluster]\ntopology = switch:/nonexistent.topo\n",
+			    "sw.conf", &c, err);
+	ok(rc && strstr(err, "sw.conf:2: /nonexistent.topo: No such file"),
+	   "a missing topology file: %s", err);
+}
+
 int main(void)
 {
 	test_good();
+	test_switch();
 	test_defaults();
 	test_syntax_errors();
 	test_cluster_errors();

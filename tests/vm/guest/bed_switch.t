@@ -199,7 +199,7 @@ case $? in
 	esac
 	;;
 esac
-run_fails "--daemon is refused on switch:FILE" mcastbed up "switch:$TOPOS/ring-6.topo" --daemon
+run_fails "--transport irsim is refused on switch:FILE" mcastbed up "switch:$TOPOS/ring-6.topo" --transport irsim
 run_fails "--route is refused on a torus" mcastbed up torus:2x2 --no-mcast --route strict
 run_fails "--rate 100 mbit is refused" mcastbed up "switch:$TOPOS/ring-6.topo" --no-mcast --rate "100 mbit"
 is "$(ip netns list | grep -c mcb) $(mcastbed show > /dev/null 2>&1; echo $?)" "0 1" \

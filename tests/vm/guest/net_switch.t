@@ -14,7 +14,10 @@
 #    sender and in the step `mcastctl plan --topology switch:FILE` says
 #    (the receiver's from_node and step);
 #  - a node-list send to 5 nodes likewise;
-#  - path-based algorithms are refused on a switched cluster.
+#  - path-based algorithms are refused on a switched cluster;
+#  - the same network run by mcastd (topology = switch:FILE): joins on
+#    four nodes reach every kernel with the R-chain by rank, and a
+#    multicast reaches the members once.
 
 # shellcheck source=tests/vm/guest/tap.sh
 . /tests/tap.sh
@@ -120,5 +123,48 @@ case $(mcastbed exec 2 mcastctl node set algorithm md-torus 2>&1) in
 esac
 
 run_ok "mcastbed down" mcastbed down
+
+# mcastd runs the switched cluster: topology = switch:FILE in its config
+STATE=/run/mcastbed
+if run_ok "mcastbed up switch:fat-tree-16-rr.topo --daemon" \
+	mcastbed up "switch:$TOPOFILE" --daemon; then
+	for u in 1 2 4 13; do
+		: > "$W/drx.$u"
+		mcastbed exec "$u" mcast_probe rx 40 60000 2 > "$W/drx.$u" 2>&1 &
+		wait_lines 1 '^ready' "$W/drx.$u"
+	done
+	# by rank: host 4 shares host 0's leaf, 13 host 1's, 2 comes later
+	want='"members":1,2,4,13,"rchain":4,1,13,2'
+	_t=0
+	while [ $_t -lt 60 ]; do
+		_bad=0
+		for u in 0 7 15; do
+			case $(mcastbed exec "$u" mcastctl -j group show 40 2>/dev/null | tr -d '[]') in
+			*"$want"*) ;;
+			*) _bad=1 ;;
+			esac
+		done
+		[ $_bad = 1 ] || break
+		sleep 1
+		_t=$((_t + 1))
+	done
+	[ $_bad = 0 ] && pass "joins on 1, 2, 4, 13 reach every daemon's kernel with the R-chain by rank (4 1 13 2), in $_t s" ||
+		fail "joins reach every kernel with the R-chain by rank" \
+			"$(mcastbed exec 7 mcastctl -j group show 40 2>&1)"
+	mcastbed exec 6 mcast_probe tx g:40 500 count=2 wait=30000 > "$W/dtx" 2>&1
+	sleep 1
+	_got=''
+	for u in 1 2 4 13; do
+		_got="$_got $(grep -c '^msg .*len=500 .*ok=1' "$W/drx.$u")"
+	done
+	is "$_got" " 2 2 2 2" "node 6's 2 multicasts reach the 4 members once each"
+	for u in 1 2 4 13; do
+		stop_rx_of "$W/drx.$u"
+	done
+	grep -qi "error\|sanitizer" "$STATE"/mcastd.*.log &&
+		fail "the daemons' logs have no error" "$(grep -i 'error\|sanitizer' "$STATE"/mcastd.*.log | head -3)" ||
+		pass "the daemons' logs have no error"
+fi
+run_ok "mcastbed down (the daemons' testbed)" mcastbed down
 rmmod mcast
 done_testing
