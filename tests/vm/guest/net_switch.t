@@ -15,6 +15,9 @@
 #    (the receiver's from_node and step);
 #  - a node-list send to 5 nodes likewise;
 #  - path-based algorithms are refused on a switched cluster;
+#  - on each example topology (fat tree, Figure 1, ring, lattice), from
+#    every node a node-list multicast to a random set: each destination
+#    once, in the planned step, from the planned sender, nothing more;
 #  - the same network run by mcastd (topology = switch:FILE): joins on
 #    four nodes reach every kernel with the R-chain by rank, and a
 #    multicast reaches the members once.
@@ -123,6 +126,61 @@ case $(mcastbed exec 2 mcastctl node set algorithm md-torus 2>&1) in
 esac
 
 run_ok "mcastbed down" mcastbed down
+
+# Every example topology: from every node, one multicast to a random set
+# of the others (a node list); receivers on every node take them all,
+# then each (source, destination) must show once, in the planned step,
+# from the planned sender, and nothing else may arrive.
+every_source() { # NAME
+	_topo=/tests/topologies/$1
+	_n=$(grep -c '^host ' "$_topo")
+	if ! _out=$(mcastbed up "switch:$_topo" 2>&1); then
+		fail "$1: mcastbed up" "$_out"
+		return
+	fi
+	for u in $(seq 0 $((_n - 1))); do
+		mcastbed exec "$u" mcast_probe rx 0 120000 -1 > "$W/e.$u" 2>&1 &
+	done
+	for u in $(seq 0 $((_n - 1))); do
+		wait_lines 1 '^ready' "$W/e.$u"
+	done
+	: > "$W/expect"
+	: > "$W/etx"
+	for src in $(seq 0 $((_n - 1))); do
+		_d=$(awk -v n="$_n" -v s="$src" -v seed="$((src * 31 + _n))" 'BEGIN {
+			srand(seed); k = 1 + int(rand() * (n - 1))
+			while (c < k) { x = int(rand() * n)
+				if (x != s && !(x in u)) { u[x] = 1; c++; printf "%s%d", (c > 1 ? "," : ""), x } }
+		}')
+		mcastctl plan --topology "switch:$_topo" -s "$src" -d "$_d" |
+			awk -v s="$src" '/^step [0-9]+: host/ { st = $2; sub(":", "", st); print s, $7, st, $4 }' \
+			>> "$W/expect"
+		mcastbed exec "$src" mcast_probe tx "n:$_d" 300 wait=30000 >> "$W/etx" 2>&1
+	done
+	sleep 1
+	for u in $(seq 0 $((_n - 1))); do
+		stop_rx_of "$W/e.$u"
+	done
+	_bad=''
+	while read -r _s _d _st _f; do
+		_c=$(grep -c "^msg src=$_s .*len=300 .*step=$_st from=$_f ok=1" "$W/e.$_d")
+		[ "$_c" = 1 ] || _bad="$_bad [$_s->$_d: $_c with step=$_st from=$_f]"
+	done < "$W/expect"
+	_want=$(wc -l < "$W/expect")
+	_got=$(cat "$W"/e.* | grep -c '^msg .*len=300')
+	_ok=$(grep -c 'rc=0 nfailed=0' "$W/etx")
+	if [ -z "$_bad" ] && [ "$_got" = "$_want" ] && [ "$_ok" = "$_n" ]; then
+		pass "$1: from each of the $_n nodes to a random set: $_want deliveries, each once, planned step and sender"
+	else
+		fail "$1: from every node to a random set, each once as planned" \
+			"sends ok $_ok of $_n, deliveries $_got of $_want" "$_bad"
+	fi
+	mcastbed down
+	rm -f "$W"/e.*
+}
+for t in fat-tree-16.topo paper-fig1.topo ring-6.topo lattice-16.topo; do
+	every_source "$t"
+done
 
 # mcastd runs the switched cluster: topology = switch:FILE in its config
 STATE=/run/mcastbed
