@@ -21,6 +21,7 @@ static const char *const algo_names[__MCAST_ALGORITHM_MAX] = {
 	[MCAST_ALGORITHM_STORUS] = "s-torus",
 	[MCAST_ALGORITHM_MDTORUS] = "md-torus",
 	[MCAST_ALGORITHM_MUTORUS] = "mu-torus",
+	[MCAST_ALGORITHM_BINOMIAL] = "binomial",
 };
 
 /* "mu-torus:4" into (MCAST_ALGORITHM_MUTORUS, 4); conf.c checked it. */

@@ -276,7 +276,7 @@ static u32 mcast_data_check(struct mcast_net *mn, const struct mcw_hdr *h,
 	    len > MCAST_MAX_MSG || be32_to_cpu(h->src) >= mn->torus.nodes)
 		return 0;
 	/* an algorithm this torus runs, and r only where it has one */
-	if (algo > MC_ALGO_MUTORUS ||
+	if (algo > MC_ALGO_BINOMIAL ||
 	    ((h->flags & MCW_F_CHAIN) && !mc_algo_is_path_based(algo)) ||
 	    (algo == MC_ALGO_MUTORUS ? h->pad < 2 : h->pad) ||
 	    (mc_algo_is_path_based(algo) &&

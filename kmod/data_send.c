@@ -170,6 +170,10 @@ static int mcast_pick_algo(struct mcast_net *mn,
 	}
 	if (need && !ir)
 		return -EOPNOTSUPP;
+	if (a == MCAST_ALGORITHM_BINOMIAL && !(flags & MCAST_SEND_SEPARATE)) {
+		job->algo = MC_ALGO_BINOMIAL;	/* a tree: nothing to offload */
+		return need ? -EOPNOTSUPP : 0;
+	}
 	if (flags & (MCAST_SEND_NO_OFFLOAD | MCAST_SEND_SEPARATE) ||
 	    (a == MCAST_ALGORITHM_UTORUS && !need))
 		return 0;
@@ -197,7 +201,7 @@ static int mcast_pick_algo(struct mcast_net *mn,
 /*
  * The order a send plans over, rotated to this node into @c: the R-chain
  * (@chain sorted by id is <_d; by rank on a switched cluster, seed 001's
- * order) or, for worms, the H-cycle.
+ * order), node ids for binomial, or, for worms, the H-cycle.
  */
 static int mcast_send_order(struct mcast_net *mn, u8 algo, u32 *chain, u32 m,
 			    u32 self, struct mc_chain *c)

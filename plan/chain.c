@@ -21,7 +21,7 @@ static u32 chain_key(const struct mc_torus *t, enum mc_order order, u32 node)
 {
 	if (order == MC_ORDER_HAM)
 		return mc_hlabel(t, node);
-	return t->rank ? t->rank[node] : node;
+	return t->rank && order == MC_ORDER_DIM ? t->rank[node] : node;
 }
 
 static int order_usable(const struct mc_torus *t, enum mc_order order,
@@ -68,7 +68,7 @@ int mc_chain_sort(const struct mc_torus *t, enum mc_order order, u32 *nodes,
 	if (order == MC_ORDER_HAM)
 		for (i = 0; i < len; i++)
 			nodes[i] = mc_hlabel_node(t, nodes[i]);
-	else if (t->rank)
+	else if (t->rank && order == MC_ORDER_DIM)
 		for (i = 0; i < len; i++)
 			nodes[i] = t->unrank[nodes[i]];
 	return 0;

@@ -14,6 +14,9 @@
 enum mc_order {
 	MC_ORDER_DIM = 0,	/* <_d: R-chains, for U-torus */
 	MC_ORDER_HAM = 1,	/* Hamiltonian labels: H-cycles, for worms */
+	MC_ORDER_ID = 2,	/* node ids, whatever the topology's order:
+				 * a topology-blind binomial tree's
+				 */
 };
 
 /* A rotated view of a sorted node array: element i is node[(rot+i)%len]. */

@@ -12,6 +12,8 @@ enum mc_routing mc_algo_routing(const struct mc_torus *t, enum mc_algo a)
 
 enum mc_order mc_algo_order(enum mc_algo a)
 {
+	if (a == MC_ALGO_BINOMIAL)
+		return MC_ORDER_ID;
 	return mc_algo_is_path_based(a) ? MC_ORDER_HAM : MC_ORDER_DIM;
 }
 
@@ -20,7 +22,7 @@ int mc_algo_supported(const struct mc_torus *t, enum mc_algo a, u32 r,
 {
 	const char *msg = NULL;
 
-	if (a > MC_ALGO_MUTORUS)
+	if (a > MC_ALGO_BINOMIAL)
 		msg = "unknown algorithm";
 	else if (mc_algo_is_path_based(a) && t->rank)
 		msg = "a switched cluster multicasts over its up*/down* order only (u-torus)";
@@ -172,6 +174,7 @@ int mc_sender_next(struct mc_sender *s, struct mc_dest *out, u32 max)
 		return 0;
 	switch (s->algo) {
 	case MC_ALGO_UTORUS:
+	case MC_ALGO_BINOMIAL:
 		return next_utorus(s, out, max);
 	case MC_ALGO_STORUS:
 		return next_uniform(s, out, max, s->len);

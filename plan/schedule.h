@@ -25,6 +25,12 @@ enum mc_algo {
 	MC_ALGO_STORUS = 2,
 	MC_ALGO_MDTORUS = 3,
 	MC_ALGO_MUTORUS = 4,
+	/*
+	 * U-torus's halving over node-id order: the same as u-torus on a
+	 * torus; on a switched cluster what a topology-blind binomial tree
+	 * (MPI's) does, to compare with the up*-down* order.
+	 */
+	MC_ALGO_BINOMIAL = 5,
 };
 
 #define MC_MU_MAX_R	65536

@@ -122,6 +122,23 @@ static void refusals(const struct mc_torus *t)
 	   "path-based algorithms are refused: %s", why ? why : "-");
 }
 
+/* binomial: the same id space in plain id order (the topology-blind tree). */
+static void binomial(const struct mc_torus *t)
+{
+	u32 nodes[3] = { 4, 1, 13 };
+	struct mc_chain c;
+
+	ok(mc_algo_order(MC_ALGO_BINOMIAL) == MC_ORDER_ID &&
+	   !mc_algo_supported(t, MC_ALGO_BINOMIAL, 0, NULL),
+	   "binomial runs on a switched cluster, over node ids");
+	ok(!mc_chain_sort(t, MC_ORDER_ID, nodes, 3, NULL) && nodes[0] == 1 &&
+	   nodes[1] == 4 && nodes[2] == 13 &&
+	   mc_chain_verify(t, MC_ORDER_DIM, nodes, 3, NULL) == -EINVAL &&
+	   !mc_chain_rotate(t, MC_ORDER_ID, nodes, 3, 4, &c) &&
+	   mc_chain_at(&c, 1) == 13,
+	   "its chains sort by id (1 4 13), which is not the rank order, and rotate by id");
+}
+
 /* Each bad table with its reason. */
 static void bad_table(u32 n, const u32 *rank, const char *want,
 		      const char *what)
@@ -169,6 +186,7 @@ int main(void)
 	ok(i == HOSTS, "unrank inverts rank");
 	chains_are_l(&t);
 	refusals(&t);
+	binomial(&t);
 	bad_tables();
 	return done_testing();
 }

@@ -46,6 +46,7 @@ static inline const char *algo_name(enum mc_algo a)
 	case MC_ALGO_STORUS: return "s-torus";
 	case MC_ALGO_MDTORUS: return "md-torus";
 	case MC_ALGO_MUTORUS: return "mu-torus";
+	case MC_ALGO_BINOMIAL: return "binomial";
 	}
 	return "?";
 }

@@ -141,6 +141,7 @@ static const struct {
 	{ "s-torus", MC_ALGO_STORUS },
 	{ "md-torus", MC_ALGO_MDTORUS },
 	{ "mu-torus", MC_ALGO_MUTORUS },
+	{ "binomial", MC_ALGO_BINOMIAL },
 };
 
 const char *algo_name(enum mc_algo algo)
@@ -174,7 +175,7 @@ int parse_algorithm(const char *s, enum mc_algo *algo, u32 *r, char *err)
 			break;
 	}
 	if (i == sizeof(algos) / sizeof(algos[0]))
-		return fail(err, "unknown algorithm \"%s\" (separate, u-torus, s-torus, md-torus, mu-torus:R)",
+		return fail(err, "unknown algorithm \"%s\" (separate, u-torus, s-torus, md-torus, mu-torus:R, binomial)",
 			    q);
 	*algo = algos[i].algo;
 	*r = 0;

@@ -163,9 +163,10 @@ static const char *const node_algos[__MCAST_ALGORITHM_MAX] = {
 	[MCAST_ALGORITHM_STORUS] = "s-torus",
 	[MCAST_ALGORITHM_MDTORUS] = "md-torus",
 	[MCAST_ALGORITHM_MUTORUS] = "mu-torus",
+	[MCAST_ALGORITHM_BINOMIAL] = "binomial",
 };
 
-#define NODE_ALGOS "auto, u-torus, s-torus, md-torus, mu-torus or mu-torus:R"
+#define NODE_ALGOS "auto, u-torus, s-torus, md-torus, mu-torus, mu-torus:R or binomial"
 #define NODE_ALGO_R_MAX 255	/* MCAST_NODE_A_ALGO_R: one header byte */
 
 static const char *node_algo_name(u8 algo)
@@ -218,6 +219,8 @@ static const char *algo_note(const struct ctl_node *node, char *buf,
 
 	if (a == MCAST_ALGORITHM_UTORUS || a >= __MCAST_ALGORITHM_MAX)
 		return "";
+	if (a == MCAST_ALGORITHM_BINOMIAL)
+		return node->t.rank ? " (over node ids, not the switches' order)" : "";
 	if (mc_algo_supported(&node->t, MC_ALGO_STORUS, 0, &why)) {
 		snprintf(buf, size, " (u-torus: %s)", why ? why : "this torus");
 		return buf;
@@ -257,7 +260,8 @@ void cmd_node_usage(FILE *f)
 	      "first time; later either one alone).  Coordinates and radices are\n"
 	      "written highest dimension first, as in mcastctl plan.\n"
 	      "algorithm: how the node multicasts: auto, u-torus, s-torus, md-torus,\n"
-	      "mu-torus (keeping its R) or mu-torus:R (R 2 to 255).  The path-based\n"
+	      "mu-torus (keeping its R), mu-torus:R (R 2 to 255) or binomial (u-torus's\n"
+	      "halving over node ids: a topology-blind tree).  The path-based\n"
 	      "ones (s-, md-, mu-torus) need a unidirectional torus with equal\n"
 	      "radices; without ir on the transport their worms go in software.\n"
 	      "switch:FILE: a switched cluster (a topology file: link A B, host N S,\n"

@@ -23,6 +23,9 @@
  *                   the send names its algorithm (MCAST_SEND_ALGORITHM):
  *                   path-based worms, on an IR transport in hardware,
  *                   else in software (chains); auto: the node's choice
+ *         binomial  u-torus's halving over node-id order: on a switched
+ *                   cluster the tree a topology-blind library builds, in
+ *                   the same run as the up*-down* order (u-torus)
  *       Sends a stop message to every destination at the end.
  *   mcastperf msg (--group G | --nodes IDS) [--size N] [--no-wait]
  *       one message, reporting which nodes were not reached.
@@ -92,7 +95,7 @@ static void usage(FILE *f)
 		"IDS: node ids, comma-separated (a-b ranges allowed).  LIST: comma-\n"
 		"separated; sizes take K and M.  Defaults: --sizes 8,64,1K,16K,256K,1M,4M\n"
 		"--iters 20, --methods u-torus,separate (also: s-torus, md-torus,\n"
-		"mu-torus[:R], auto; all = u-torus,separate), --timeout-ms 600000\n"
+		"mu-torus[:R], auto, binomial; all = u-torus,separate), --timeout-ms 600000\n"
 		"(send; msg: the kernel's\n"
 		"30000), --idle 60.  --counts uses the first C members for each C (not\n"
 		"with --group).\n"
@@ -344,12 +347,14 @@ static int cmp_double(const void *a, const void *b)
 /*
  * @word as a method: u-torus (named to the kernel when it knows
  * algorithms, so an IR node's auto does not turn it into worms),
- * separate, s-torus, md-torus, mu-torus[:R] or auto.
+ * separate, s-torus, md-torus, mu-torus[:R], auto, or binomial (u-torus's
+ * halving over node ids: on a switched cluster, the topology-blind tree).
  */
 static int parse_method(const char *word, size_t n, struct method *m)
 {
 	static const char *const algos[] = {
 		"auto", "u-torus", "s-torus", "md-torus", "mu-torus",
+		"binomial",
 	};
 	unsigned long r = 0;
 	uint32_t a;
@@ -375,7 +380,8 @@ static int parse_method(const char *word, size_t n, struct method *m)
 			if (*end || r < 2 || r > 255)
 				return -1;
 		}
-		m->kind = a == MCAST_ALGORITHM_UTORUS ? M_UTORUS : M_PATH;
+		m->kind = a == MCAST_ALGORITHM_UTORUS ||
+			  a == MCAST_ALGORITHM_BINOMIAL ? M_UTORUS : M_PATH;
 		m->flags = MCAST_SEND_ALGORITHM;
 		m->algorithm = a | (uint32_t)r << 8;
 		return 0;

@@ -422,6 +422,11 @@ enum mcast_algorithm {
 	MCAST_ALGORITHM_STORUS,
 	MCAST_ALGORITHM_MDTORUS,
 	MCAST_ALGORITHM_MUTORUS,
+	MCAST_ALGORITHM_BINOMIAL,	/* u-torus's halving over node-id order:
+					 * u-torus on a torus; on a switched
+					 * cluster a topology-blind binomial
+					 * tree, to compare with its order
+					 */
 	__MCAST_ALGORITHM_MAX,
 };
 

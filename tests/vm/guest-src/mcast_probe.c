@@ -2066,7 +2066,7 @@ static long long now_us(void)
 static uint32_t parse_algo(const char *s)
 {
 	static const char *const names[] = {
-		"auto", "u-torus", "s-torus", "md-torus", "mu-torus",
+		"auto", "u-torus", "s-torus", "md-torus", "mu-torus", "binomial",
 	};
 	size_t n = strcspn(s, ":");
 	uint32_t a;

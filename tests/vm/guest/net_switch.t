@@ -14,6 +14,7 @@
 #    sender and in the step `mcastctl plan --topology switch:FILE` says
 #    (the receiver's from_node and step);
 #  - a node-list send to 5 nodes likewise;
+#  - algo=binomial (a topology-blind tree over node ids) follows id order;
 #  - path-based algorithms are refused on a switched cluster;
 #  - on each example topology (fat tree, Figure 1, ring, lattice), from
 #    every node a node-list multicast to a random set: each destination
@@ -117,6 +118,35 @@ for src in 0 5 10 15; do
 	round_from "$src" "group $G from node $src"
 done
 round_from 6 "a node list (1,4,11,12,13) from node 6" 1,4,11,12,13
+
+# algo=binomial: the halving over node ids, a topology-blind tree, on the
+# same network (what mcastperf's binomial method measures): each receiver
+# in the step and from the sender of u-torus on torus:16, that is, id order
+for u in $(seq 0 $((N - 1))); do
+	: > "$W/rx.$u"
+	mcastbed exec "$u" mcast_probe rx "$G" 20000 1 > "$W/rx.$u" 2>&1 &
+done
+for u in $(seq 0 $((N - 1))); do
+	wait_lines 1 '^ready' "$W/rx.$u"
+done
+# shellcheck disable=SC2046 # one -d per node
+mcastctl plan -t torus:16 -a u-torus -s 3 $(seq 0 15 | grep -vx 3 | sed 's/^/-d /') |
+	tr -d '()' | awk '/^step [0-9]+:/ { st = $2; sub(":", "", st); print $5, st, $3 }' > "$W/bplan"
+mcastbed exec 3 mcast_probe tx "g:$G" 800 algo=binomial wait=30000 > "$W/btx" 2>&1
+sleep 1
+bad=''
+while read -r d st f; do
+	grep -q "^msg .*len=800 .*step=$st from=$f ok=1" "$W/rx.$d" ||
+		bad="$bad [$d: want step=$st from=$f: $(grep '^msg' "$W/rx.$d")]"
+done < "$W/bplan"
+if [ -z "$bad" ] && [ "$(wc -l < "$W/bplan")" = 15 ] && grep -q 'rc=0 nfailed=0' "$W/btx"; then
+	pass "algo=binomial from node 3: each receiver in the step and from the sender of the id-order tree"
+else
+	fail "algo=binomial from node 3: the id-order tree" "$(cat "$W/btx")" "$bad" "$(cat "$W/bplan")"
+fi
+for u in $(seq 0 $((N - 1))); do
+	stop_rx_of "$W/rx.$u"
+done
 
 run_fails "node set algorithm s-torus: refused on a switched cluster" \
 	mcastbed exec 2 mcastctl node set algorithm s-torus
