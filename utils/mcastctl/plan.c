@@ -71,19 +71,27 @@ void cmd_plan_usage(FILE *f)
 	      "                     [--route strict|closest|farthest] [--compare binomial]\n"
 	      "                     --source H (--dest H[,H...] ... | --dests-file FILE |\n"
 	      "                     --random M [--seed S]) [--json] [--hops] [--tree]\n"
+	      "       mcastctl plan --topology cube:N --algorithm ALGO [--port all|one]\n"
+	      "                     --source BITS (--dest BITS[,BITS...] ... |\n"
+	      "                     --dests-file FILE | --random M [--seed S])\n"
+	      "                     [--json] [--hops] [--tree]\n"
 	      "\n"
 	      "Plan a multicast offline, verify it, and print it.\n"
 	      "\n"
 	      "  -t, --topology SPEC    torus:K[xK...] radices highest dimension first,\n"
 	      "                         links :uni (default) or :bi; or switch:FILE, a\n"
-	      "                         switched cluster (link A B, host N S, root S)\n"
+	      "                         switched cluster (link A B, host N S, root S);\n"
+	      "                         or cube:N, a binary N-cube (N = 1..20)\n"
 	      "  -a, --algorithm ALGO   torus: separate, u-torus, s-torus, md-torus,\n"
-	      "                         mu-torus:R; switch: updown (the default)\n"
+	      "                         mu-torus:R; switch: updown (the default);\n"
+	      "                         cube: u-cube, maxport, combine, w-sort\n"
+	      "      --port MODEL       cube: all (the default) or one\n"
 	      "      --route POLICY     switch: strict, closest (default) or farthest\n"
 	      "      --compare binomial switch: also plan a binomial tree over rank order\n"
 	      "                         and list the channels its sends share\n"
 	      "  -s, --source C         the source, a coordinate a,b,c (highest dimension\n"
-	      "                         first); on a switch topology a host id H\n"
+	      "                         first); on a switch topology a host id H; on\n"
+	      "                         a cube N binary digits, highest bit first\n"
 	      "  -d, --dest C           a destination; repeat for more (host ids may be\n"
 	      "                         a comma list)\n"
 	      "  -f, --dests-file FILE  one coordinate (or host list) per line, # comments;\n"
@@ -989,7 +997,10 @@ int cmd_plan(int argc, char **argv)
 	struct plan p = { 0 };
 	int st;
 
-	/* --topology switch:FILE is plan_switch.c's */
+	/* --topology cube:N is plan_cube.c's, switch:FILE plan_switch.c's */
+	st = cmd_plan_cube(argc, argv);
+	if (st >= 0)
+		return st;
 	st = cmd_plan_switch(argc, argv);
 	if (st >= 0)
 		return st;
