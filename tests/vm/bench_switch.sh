@@ -19,6 +19,9 @@
 #           so U-torus is a binomial tree over node-id order, what a
 #           topology-blind library (MPI's binomial bcast) does: sends of
 #           one step share leaf-spine links.
+# On the switch testbed mcastperf also runs its binomial method (the same
+# halving over node ids, MCAST_ALGORITHM_BINOMIAL): the topology-blind
+# tree on the very same network and in the same run, a second table.
 # For each order it prints what the planner's contention checker says of
 # that broadcast (`mcastctl plan --topology switch:FILE -s 0 --random 15
 # --compare binomial`: the updown plan for switch, the binomial one for
@@ -63,8 +66,10 @@ since() { # T0: seconds since T0 (uptime), one decimal
 	echo "$1 $(uptime_s)" | awk '{ printf "%.1f", $2 - $1 }'
 }
 
-# mcastperf u-torus from node 0 to nodes 1..N-1, SIZES and ITERS, CSV
-# (with its header) into OUT; receivers started and stopped around it
+# mcastperf from node 0 to nodes 1..N-1, SIZES and ITERS, CSV (with its
+# header) into OUT; receivers started and stopped around it.  On the
+# up*-down* testbed also the binomial method (the halving over node ids):
+# the topology-blind tree on the very same network, in the same run.
 perf_round() { # SIZES ITERS OUT
 	rm -f "$W"/recv.*
 	_n=1 _logs=''
@@ -75,7 +80,7 @@ perf_round() { # SIZES ITERS OUT
 	done
 	# shellcheck disable=SC2086
 	wait_lines $((N - 1)) receiving $_logs || echo "bench_switch: not every receiver started"
-	mcastbed exec 0 mcastperf send --members "1-$((N - 1))" --methods u-torus \
+	mcastbed exec 0 mcastperf send --members "1-$((N - 1))" --methods "$METHODS" \
 		--sizes "$1" --iters "$2" --csv > "$3" 2> "$W/send.err"
 	_rc=$?
 	if [ "$_rc" != 0 ]; then
@@ -144,6 +149,8 @@ for ORDER in switch rank; do
 	fi
 
 	t1=$(uptime_s)
+	METHODS=u-torus
+	[ "$ORDER" = rank ] || METHODS=u-torus,binomial
 	if perf_round "$SIZES" "$ITERS" "$W/small.$ORDER" &&
 		perf_round "$BIG" "$BIG_ITERS" "$W/big.$ORDER"; then
 		{
@@ -164,8 +171,9 @@ if [ -s "$W/csv.switch" ] && [ -s "$W/csv.rank" ]; then
 	echo "======== switch (up*-down* order) against rank (binomial over node ids)"
 	echo "time until the last receiver has the message (ms), throughput (MB/s)"
 	awk -F, -v rate="$RATE" '
-		FNR == 1 { f = (FILENAME ~ /switch$/) ? "s" : "r"; next }
-		{ k = $3; med[f, k] = $5 / 1000; p99[f, k] = $6 / 1000; tp[f, k] = $8
+		FNR == 1 { g = (FILENAME ~ /switch$/) ? "s" : "r"; next }
+		{ f = $1 == "binomial" ? "b" : g
+		  k = $3; med[f, k] = $5 / 1000; p99[f, k] = $6 / 1000; tp[f, k] = $8
 		  if (!(k in seen)) { seen[k] = 1; keys[n++] = k } }
 		function ratio(a, b) { return b > 0 ? sprintf("%.2fx", a / b) : "-" }
 		function size(b) { return b >= 1048576 ? b / 1048576 "M" : b >= 1024 ? b / 1024 "K" : b }
@@ -185,6 +193,17 @@ if [ -s "$W/csv.switch" ] && [ -s "$W/csv.rank" ]; then
 					med["s", k], med["r", k], ratio(med["r", k], med["s", k]),
 					p99["s", k], p99["r", k], ratio(p99["r", k], p99["s", k]),
 					tp["s", k], tp["r", k], ratio(tp["s", k], tp["r", k])
+			}
+			printf "\nthe binomial method on the up*-down* testbed (same run as switch):\n"
+			printf "%5s | %9s %9s %11s | %7s %11s\n", "size", "median", "p99",
+				"b/switch", "MB/s", "switch/b"
+			for (i = 0; i < n; i++) {
+				k = keys[i]
+				if (!(("b", k) in med))
+					continue
+				printf "%5s | %9.1f %9.1f %11s | %7.2f %11s\n", size(k),
+					med["b", k], p99["b", k], ratio(med["b", k], med["s", k]),
+					tp["b", k], ratio(tp["s", k], tp["b", k])
 			}
 		}' "$W/csv.switch" "$W/csv.rank"
 	echo "(1 link: one message through one link at $RATE; latency ratios and"
