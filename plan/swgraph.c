@@ -3,7 +3,7 @@
  * The switch graph of seed 001: validation, the BFS spanning tree, its
  * postorder IDs, and routes (strict and relaxed up-first paths, Def 3/4).
  */
-#include "updown.h"
+#include "swgraph.h"
 
 #define NONE MC_NO_NODE
 

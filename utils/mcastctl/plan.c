@@ -62,51 +62,6 @@ static int perr(int status, const char *fmt, ...)
 	return status;
 }
 
-void cmd_plan_usage(FILE *f)
-{
-	fputs("usage: mcastctl plan --topology torus:K[xK...][:uni|:bi] --algorithm ALGO\n"
-	      "                     --source C (--dest C ... | --dests-file FILE |\n"
-	      "                     --random M [--seed S]) [--json] [--hops] [--tree]\n"
-	      "       mcastctl plan --topology switch:FILE [--algorithm updown]\n"
-	      "                     [--route strict|closest|farthest] [--compare binomial]\n"
-	      "                     --source H (--dest H[,H...] ... | --dests-file FILE |\n"
-	      "                     --random M [--seed S]) [--json] [--hops] [--tree]\n"
-	      "       mcastctl plan --topology cube:N --algorithm ALGO [--port all|one]\n"
-	      "                     --source BITS (--dest BITS[,BITS...] ... |\n"
-	      "                     --dests-file FILE | --random M [--seed S])\n"
-	      "                     [--json] [--hops] [--tree]\n"
-	      "\n"
-	      "Plan a multicast offline, verify it, and print it.\n"
-	      "\n"
-	      "  -t, --topology SPEC    torus:K[xK...] radices highest dimension first,\n"
-	      "                         links :uni (default) or :bi; or switch:FILE, a\n"
-	      "                         switched cluster (link A B, host N S, root S);\n"
-	      "                         or cube:N, a binary N-cube (N = 1..20)\n"
-	      "  -a, --algorithm ALGO   torus: separate, u-torus, s-torus, md-torus,\n"
-	      "                         mu-torus:R; switch: updown (the default);\n"
-	      "                         cube: u-cube, maxport, combine, w-sort\n"
-	      "      --port MODEL       cube: all (the default) or one\n"
-	      "      --route POLICY     switch: strict, closest (default) or farthest\n"
-	      "      --compare binomial switch: also plan a binomial tree over rank order\n"
-	      "                         and list the channels its sends share\n"
-	      "  -s, --source C         the source, a coordinate a,b,c (highest dimension\n"
-	      "                         first); on a switch topology a host id H; on\n"
-	      "                         a cube N binary digits, highest bit first\n"
-	      "  -d, --dest C           a destination; repeat for more (host ids may be\n"
-	      "                         a comma list)\n"
-	      "  -f, --dests-file FILE  one coordinate (or host list) per line, # comments;\n"
-	      "                         - for stdin\n"
-	      "  -r, --random M         M distinct random destinations besides the source\n"
-	      "      --seed S           seed for --random (default 1)\n"
-	      "  -j, --json             print one JSON object\n"
-	      "      --hops             also print every hop (text output)\n"
-	      "      --tree             also print the tree of senders (text output)\n"
-	      "  -h, --help             show this help\n"
-	      "\n"
-	      "Exit status: 0 planned and verified, 1 invalid input, 2 usage error,\n"
-	      "3 internal error (a checker rejected the plan).\n", f);
-}
-
 enum { OPT_SEED = 256, OPT_HOPS, OPT_TREE };
 
 static const struct option long_opts[] = {
@@ -348,28 +303,6 @@ static int dests_from_file(struct plan *p, const char *file)
 	if (!is_stdin)
 		fclose(f);
 	return st;
-}
-
-/* splitmix64: tiny, fast, and the same sequence everywhere for a seed. */
-static u64 splitmix64(u64 *x)
-{
-	u64 z = (*x += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-/* Uniform in [0, n), n > 0: reject the top sliver that would bias x % n. */
-u32 rand_below(u64 *x, u32 n)
-{
-	u64 lim = UINT64_MAX - UINT64_MAX % n;
-	u64 v;
-
-	do
-		v = splitmix64(x);
-	while (v >= lim);
-	return v % n;
 }
 
 /*
