@@ -138,8 +138,9 @@ for t in "${tests[@]}"; do
 	*/vm/run.sh)
 		# every guest test on every kernel: far longer than one program
 		# (TEST_TIMEOUT here is the suite's; the guest tests keep theirs,
-		# or VM_TEST_TIMEOUT's)
-		TEST_TIMEOUT=${VM_SUITE_TIMEOUT:-3600} run_one "$t" \
+		# or VM_TEST_TIMEOUT's; the first kernel's boot alone takes about
+		# 36 minutes under TCG, the second's 10)
+		TEST_TIMEOUT=${VM_SUITE_TIMEOUT:-4800} run_one "$t" \
 			env -u TEST_TIMEOUT ${VM_TEST_TIMEOUT:+TEST_TIMEOUT=$VM_TEST_TIMEOUT} \
 			bash "$t"
 		;;

@@ -53,7 +53,7 @@ usage: tests/vm/run.sh [--kernel VER] [--keep] [--shell] [TEST...]
 
 Environment: VM_KERNEL and VM_TEST_NAMES (what --kernel and TEST name, when
 they are not given), VM_KERNEL_ROOT (where boot/ and lib/modules/ are,
-default /; make debugcheck points it at its own kernel's tree), VM_TIMEOUT (s per boot, default 1800), TEST_TIMEOUT (s per guest
+default /; make debugcheck points it at its own kernel's tree), VM_TIMEOUT (s per boot, default 3000), TEST_TIMEOUT (s per guest
 test, default 600), VM_MEM (MiB, default 1024), QEMU, VM_OUT (work directory,
 default build/vm), VM_TRANSPORT (the transport mcastbed gives the nodes in
 every boot; default udp, with the guarantee tests of TCP_ALSO run once
@@ -99,7 +99,8 @@ OPT_MODULES=(rdma_rxe crc32_generic)
 # (make debugcheck's) never joins the default list of make check.
 KROOT=${VM_KERNEL_ROOT:-}
 KROOT=${KROOT%/}
-VM_TIMEOUT=${VM_TIMEOUT:-1800}
+# the whole suite on one kernel: about 36 minutes under TCG on 6.1
+VM_TIMEOUT=${VM_TIMEOUT:-3000}
 TEST_TIMEOUT=${TEST_TIMEOUT:-600}
 VM_MEM=${VM_MEM:-1024}
 QEMU=${QEMU:-qemu-system-x86_64}

@@ -762,14 +762,28 @@ static int cmd_netlink(struct nl *nl, int argc, char **argv)
 		return report(nl, nl_talk(nl, &req, print_cb, NULL));
 	}
 	if (!strcmp(c, "node-set") && argc >= 3) {
+		static uint32_t ranks[64];
 		uint16_t v[MCAST_MAX_DIMS + 2];
+		uint8_t kind = MCAST_TOPO_TORUS;
 		int n;
 
+		/* ranks=R,R..: a switched cluster's; kind=K: say another kind */
+		for (n = 3; n < argc; n++)
+			if (!strncmp(argv[n], "ranks=", 6))
+				kind = MCAST_TOPO_SWITCH;
+		for (n = 3; n < argc; n++)
+			if (!strncmp(argv[n], "kind=", 5))
+				kind = strtoul(argv[n] + 5, NULL, 0);
 		msg_init(&req, nl->family, 0, MCAST_CMD_NODE_SET);
 		nest = nest_start(&req, MCAST_A_NODE);
-		put_u8(&req, MCAST_NODE_A_KIND, MCAST_TOPO_TORUS);
+		put_u8(&req, MCAST_NODE_A_KIND, kind);
 		for (n = 3; n < argc; n++) {
-			if (!strncmp(argv[n], "port=", 5))
+			if (!strncmp(argv[n], "kind=", 5))
+				continue;
+			if (!strncmp(argv[n], "ranks=", 6))
+				put_attr(&req, MCAST_NODE_A_RANKS, ranks,
+					 4 * parse_list(argv[n] + 6, ranks, 64));
+			else if (!strncmp(argv[n], "port=", 5))
 				put_u16(&req, MCAST_NODE_A_PORT,
 					strtoul(argv[n] + 5, NULL, 0));
 			else if (!strncmp(argv[n], "rto=", 4))

@@ -40,6 +40,14 @@ expect_err "NODE_GET with an attribute (no policy): EINVAL" EINVAL raw 1 \
 	0800010000000000
 expect_err "an unknown top-level attribute: EINVAL" EINVAL raw 2 \
 	0800630000000000
+# A switched cluster's ranks (KIND SWITCH): a permutation of its hosts.
+expect_err "NODE_SET switch with a repeated rank: EINVAL" EINVAL node-set 4 1 ranks=0,1,1,3
+expect_err "NODE_SET switch with a rank out of range: EINVAL" EINVAL node-set 4 1 ranks=0,1,2,4
+expect_err "NODE_SET switch with 3 ranks for 4 hosts: EINVAL" EINVAL node-set 4 1 ranks=0,1,2
+expect_err "NODE_SET switch with two DIMS: EINVAL" EINVAL node-set 2,2 1,1 ranks=0,1,2,3
+expect_err "NODE_SET switch without RANKS: EINVAL" EINVAL node-set 4 1 kind=2
+expect_err "NODE_SET torus with RANKS: EINVAL" EINVAL node-set 4 1 kind=1 ranks=0,1,2,3
+expect_err "NODE_SET of kind 3: ERANGE (policy)" ERANGE node-set 4 1 kind=3
 expect_out "rejected NODE_SETs changed nothing" "node kind=0" node-get
 
 # Mutating operations need CAP_NET_ADMIN; reading does not.
@@ -72,8 +80,8 @@ esac
 
 # The algorithm (enum mcast_algorithm; mcastctl's words: ctl_config.t).
 run_ok "NODE_SET mu-torus (4) with r 4" mcast_probe node-set 4,4 1,2 algo=4 r=4
-expect_err "NODE_SET with algorithm 5: ERANGE (policy)" ERANGE \
-	node-set 4,4 1,2 algo=5
+expect_err "NODE_SET with algorithm 6: ERANGE (policy)" ERANGE \
+	node-set 4,4 1,2 algo=6
 expect_err "NODE_SET with r 1: ERANGE (policy)" ERANGE node-set 4,4 1,2 r=1
 expect_err "NODE_SET with r 256: ERANGE (policy)" ERANGE node-set 4,4 1,2 r=256
 expect_err "NODE_SET to a bidirectional torus under mu-torus: EINVAL" EINVAL \

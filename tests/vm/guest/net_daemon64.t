@@ -27,7 +27,7 @@ W=/tmp/net_daemon64
 rm -rf "$W"
 mkdir -p "$W"
 STATE=/run/mcastbed
-N=64 TOPO=torus:8x8 G=80 LEN=700 COUNT=40
+N=64 TOPO=torus:8x8 G=80 LEN=700 COUNT=24
 export MCASTBED_HEARTBEAT=500ms MCASTBED_SUSPECT=6s MCASTBED_DEAD=6s \
 	MCASTBED_SYNC=5s
 
