@@ -34,6 +34,12 @@ int cmd_plan_switch(int argc, char **argv);
 /* plan_cube.c: the same for --topology cube:N (seed 000, chapter 3). */
 int cmd_plan_cube(int argc, char **argv);
 
+/*
+ * plan_rb.c: the same for --algorithm rb (seed 003's broadcast) and for
+ * --topology mesh:..., which only rb takes.
+ */
+int cmd_plan_rb(int argc, char **argv);
+
 /* plan.c's --random: uniform in [0, @n) from splitmix64 state @x. */
 uint32_t rand_below(uint64_t *x, uint32_t n);
 

@@ -930,7 +930,13 @@ int cmd_plan(int argc, char **argv)
 	struct plan p = { 0 };
 	int st;
 
-	/* --topology cube:N is plan_cube.c's, switch:FILE plan_switch.c's */
+	/*
+	 * --algorithm rb (and --topology mesh:...) is plan_rb.c's,
+	 * --topology cube:N plan_cube.c's, switch:FILE plan_switch.c's
+	 */
+	st = cmd_plan_rb(argc, argv);
+	if (st >= 0)
+		return st;
 	st = cmd_plan_cube(argc, argv);
 	if (st >= 0)
 		return st;
