@@ -16,6 +16,8 @@
 #   make bench-cluster   mcastperf on 16- and 64-node tori in the guest
 #   make bench-daemon    mcastd's join-to-converged time and control traffic
 #                        on 16 and 64 nodes in the guest
+#   make bench-cube      mcastperf on cube:4 in the VM: u-cube, maxport,
+#                        combine, w-sort against u-torus and separate
 #   make bench-switch    mcastperf on a 16-host fat tree of switches in the
 #                        guest: up*-down* order against node-id order
 #   make bench           build and run the benchmarks
@@ -484,6 +486,14 @@ bench-daemon: userspace
 bench-switch: userspace
 	$(Q)VM_TIMEOUT=$${VM_TIMEOUT:-1800} TEST_TIMEOUT=$${TEST_TIMEOUT:-1700} \
 		VM_MEM=$${VM_MEM:-2048} tests/vm/run.sh --bench-switch
+
+# mcastperf on a hypercube testbed in the guest (tests/vm/bench_cube.sh):
+# node 0 to the others of cube:4, seed 000 ch. 3's algorithms against
+# u-torus and separate addressing; latency and throughput, ratios, CSV.
+.PHONY: bench-cube
+bench-cube: userspace
+	$(Q)VM_TIMEOUT=$${VM_TIMEOUT:-1800} TEST_TIMEOUT=$${TEST_TIMEOUT:-1700} \
+		VM_MEM=$${VM_MEM:-2048} tests/vm/run.sh --bench-cube
 
 # ---- bench-peers: begin (utils/mcastpeers, tests/vm/bench_peers.sh) ----
 # The peers mcast is compared with in `make bench-peers`: MPI_Bcast built

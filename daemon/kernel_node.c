@@ -22,6 +22,10 @@ static const char *const algo_names[__MCAST_ALGORITHM_MAX] = {
 	[MCAST_ALGORITHM_MDTORUS] = "md-torus",
 	[MCAST_ALGORITHM_MUTORUS] = "mu-torus",
 	[MCAST_ALGORITHM_BINOMIAL] = "binomial",
+	[MCAST_ALGORITHM_UCUBE] = "u-cube",
+	[MCAST_ALGORITHM_MAXPORT] = "maxport",
+	[MCAST_ALGORITHM_COMBINE] = "combine",
+	[MCAST_ALGORITHM_WSORT] = "w-sort",
 };
 
 /* "mu-torus:4" into (MCAST_ALGORITHM_MUTORUS, 4); conf.c checked it. */

@@ -194,7 +194,9 @@ struct mcast_job {
 	bool waiting;			/* root: a sender waits for it */
 	bool separate;			/* root: one transfer per destination */
 	u8 algo;			/* enum mc_algo it forwards with */
-	u8 r;				/* mu-torus partition size */
+	u8 r;				/* mu-torus partition size; the
+					 * cube's enum mc_cube_algo
+					 */
 	u8 level;			/* md-torus: its piece's level */
 	bool chain;			/* got a software worm: pass it on */
 	u32 plen;			/* entries of nodes[], its piece */
@@ -411,6 +413,18 @@ void mcast_piece_put(u8 *buf, const u32 *nodes, const u64 *prevs, u32 len,
 static inline u32 mcast_job_next_step(const struct mcast_job *job)
 {
 	return job->step + 1 + job->nsent;
+}
+
+/* A hypercube algorithm's enum mc_cube_algo from its MCAST_ALGORITHM_*. */
+static inline u8 mcast_cube_algo(u8 uapi_algo)
+{
+	return uapi_algo - MCAST_ALGORITHM_UCUBE;
+}
+
+static inline bool mcast_algo_is_cube(u8 uapi_algo)
+{
+	return uapi_algo >= MCAST_ALGORITHM_UCUBE &&
+	       uapi_algo <= MCAST_ALGORITHM_WSORT;
 }
 
 /* data_spread.c */

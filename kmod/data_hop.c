@@ -391,8 +391,8 @@ void mcast_rx_ack(struct mcast_net *mn, const struct mcw_hdr *h,
 static void mcast_done_failed(struct mcast_net *mn, struct mcast_tx *tx,
 			      u32 id)
 {
-	if (!mc_piece_has(&mn->torus, mc_algo_order(tx->job->algo), tx->nodes,
-			  tx->len, id)) {
+	if (!mc_algo_piece_has(&mn->torus, tx->job->algo, tx->nodes, tx->len,
+			       id)) {
 		atomic64_inc(&mn->stats.rx_malformed);
 		return;
 	}

@@ -194,8 +194,8 @@ static const char *mcast_piece_take(struct mcast_net *mn,
 		job->nodes[0] &= MCW_E_ID;
 	if (job->nodes[0] != mn->node_id)
 		return "not headed by this node";
-	mc_piece_verify(&mn->torus, mc_algo_order(job->algo), job->nodes,
-			job->plen, &why);
+	mc_algo_piece_verify(&mn->torus, job->algo, job->nodes, job->plen,
+			     &why);
 	return why;
 }
 
@@ -276,10 +276,11 @@ static u32 mcast_data_check(struct mcast_net *mn, const struct mcw_hdr *h,
 	    len > MCAST_MAX_MSG || be32_to_cpu(h->src) >= mn->torus.nodes)
 		return 0;
 	/* an algorithm this torus runs, and r only where it has one */
-	if (algo > MC_ALGO_BINOMIAL ||
+	if (algo > MC_ALGO_CUBE ||
 	    ((h->flags & MCW_F_CHAIN) && !mc_algo_is_path_based(algo)) ||
-	    (algo == MC_ALGO_MUTORUS ? h->pad < 2 : h->pad) ||
-	    (mc_algo_is_path_based(algo) &&
+	    (algo == MC_ALGO_MUTORUS ? h->pad < 2 :
+	     algo != MC_ALGO_CUBE && h->pad) ||
+	    ((mc_algo_is_path_based(algo) || algo == MC_ALGO_CUBE) &&
 	     mc_algo_supported(&mn->torus, algo, h->pad, NULL)))
 		return 0;
 	total = (u64)count * MCW_ENTRY + len;

@@ -14,6 +14,7 @@
 #include "msg.h"
 #include "chain.h"
 #include "schedule.h"
+#include "cube.h"
 
 static struct mcast_tstream *mcast_tstream(struct mcast_net *mn, u32 group)
 {
@@ -174,6 +175,16 @@ static int mcast_pick_algo(struct mcast_net *mn,
 		job->algo = MC_ALGO_BINOMIAL;	/* a tree: nothing to offload */
 		return need ? -EOPNOTSUPP : 0;
 	}
+	if (mcast_algo_is_cube(a) && !(flags & MCAST_SEND_SEPARATE)) {
+		/* trees too; node set keeps the node's on a hypercube */
+		if (need || mc_algo_supported(&mn->torus, MC_ALGO_CUBE,
+					      mcast_cube_algo(a), NULL))
+			return need || (flags & MCAST_SEND_ALGORITHM) ?
+			       -EOPNOTSUPP : 0;
+		job->algo = MC_ALGO_CUBE;
+		job->r = mcast_cube_algo(a);
+		return 0;
+	}
 	if (flags & (MCAST_SEND_NO_OFFLOAD | MCAST_SEND_SEPARATE) ||
 	    (a == MCAST_ALGORITHM_UTORUS && !need))
 		return 0;
@@ -199,15 +210,39 @@ static int mcast_pick_algo(struct mcast_net *mn,
 }
 
 /*
+ * The hypercube's chain (cube.h): this node first, the rest sorted by
+ * their address XOR this node's, weighted for W-sort.
+ */
+static int mcast_cube_order(struct mcast_net *mn, u8 cube_algo, u32 *chain,
+			    u32 m, u32 self, struct mc_chain *c)
+{
+	u32 i;
+
+	for (i = 0; i < m && chain[i] != self; i++)
+		;
+	if (i == m)
+		return -EINVAL;
+	chain[i] = chain[0];
+	chain[0] = self;
+	c->node = chain;
+	c->len = m;
+	c->rot = 0;
+	return mc_cube_chain_order(mn->torus.n, cube_algo, chain, m, NULL);
+}
+
+/*
  * The order a send plans over, rotated to this node into @c: the R-chain
  * (@chain sorted by id is <_d; by rank on a switched cluster, seed 001's
- * order), node ids for binomial, or, for worms, the H-cycle.
+ * order), node ids for binomial, for worms the H-cycle, or the cube's.
  */
-static int mcast_send_order(struct mcast_net *mn, u8 algo, u32 *chain, u32 m,
-			    u32 self, struct mc_chain *c)
+static int mcast_send_order(struct mcast_net *mn, const struct mcast_job *pick,
+			    u32 *chain, u32 m, u32 self, struct mc_chain *c)
 {
-	enum mc_order o = mc_algo_order(algo);
+	enum mc_order o = mc_algo_order(pick->algo);
 	int err = 0;
+
+	if (pick->algo == MC_ALGO_CUBE)
+		return mcast_cube_order(mn, pick->r, chain, m, self, c);
 
 	if (o == MC_ORDER_HAM || mn->torus.rank)
 		err = mc_chain_sort(&mn->torus, o, chain, m, NULL);
@@ -341,7 +376,7 @@ again:
 			err = mcast_self_failed(ctx, self);
 		goto out;
 	}
-	err = mcast_send_order(mn, pick.algo, chain, m, self, &c);
+	err = mcast_send_order(mn, &pick, chain, m, self, &c);
 	if (err)
 		goto out;
 	ts = mcast_tstream(mn, group);

@@ -24,6 +24,7 @@
 #include "data.h"
 #include "notify.h"
 #include "schedule.h"
+#include "cube.h"
 
 /* Destinations one worm may visit: the transport's limits. */
 static u32 mcast_worm_room(struct mcast_net *mn)
@@ -259,6 +260,30 @@ static void mcast_worm_spread(struct mcast_net *mn, struct mcast_job *job,
 }
 
 /*
+ * A hypercube algorithm (seed 000 ch. 3) at this holder of @nodes[0..n-1]:
+ * its sends by Fig 3.5, each labelled with the all-port step it goes in
+ * (sends on distinct channels share one).  All are started at once, as
+ * every other holder's are: a channel is a peer, whose transfers queue.
+ */
+static void mcast_cube_spread(struct mcast_net *mn, struct mcast_job *job,
+			      const u32 *nodes, const u64 *prevs, u32 n)
+{
+	u32 first = mcast_job_next_step(job) - 1, to, len, step;
+	struct mc_cube_holder h;
+	struct mcast_tx *tx;
+
+	mc_cube_holder_init(&h, nodes, n, job->r, MC_CUBE_ALL_PORT, first);
+	while (mc_cube_holder_next(&h, &to, &len, &step)) {
+		/* first: a dead child's piece is taken over after it */
+		job->nsent = max(job->nsent, step - job->step);
+		tx = mcast_tx_to(mn, job, nodes + to, prevs + to, len, 0, step,
+				 NULL);
+		if (tx)
+			mcast_tx_go(mn, tx, true);
+	}
+}
+
+/*
  * Runs U-torus (Fig 4.9) over @nodes[0..n-1], @nodes[0] being this node;
  * or, for a separate-addressing root, one transfer to each node in turn
  * (every piece is then one node, so nothing is forwarded or taken over);
@@ -273,6 +298,10 @@ void mcast_job_spread(struct mcast_net *mn, struct mcast_job *job,
 
 	if (mc_algo_is_path_based(job->algo)) {
 		mcast_worm_spread(mn, job, nodes, prevs, n, level);
+		return;
+	}
+	if (job->algo == MC_ALGO_CUBE && !job->separate) {
+		mcast_cube_spread(mn, job, nodes, prevs, n);
 		return;
 	}
 	mc_sender_init(&s, &mn->torus, &c,

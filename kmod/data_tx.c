@@ -35,7 +35,8 @@ static u32 mcast_tx_frag_hdr(struct mcast_net *mn, struct mcast_tx *tx,
 
 	mcw_init(h, mn, MCW_DATA, job->src, tx->xid, job->seq);
 	h->flags |= job->algo << MCW_F_ALGO_SHIFT | (tx->chain ? MCW_F_CHAIN : 0);
-	h->pad = job->algo == MC_ALGO_MUTORUS ? job->r : 0;
+	h->pad = job->algo == MC_ALGO_MUTORUS || job->algo == MC_ALGO_CUBE ?
+		 job->r : 0;
 	h->group = cpu_to_be32(job->group);
 	h->step = cpu_to_be32(tx->step);
 	h->msg_len = cpu_to_be32(job->msg_len);

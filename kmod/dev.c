@@ -223,7 +223,8 @@ static bool mcast_offload_flags_ok(u32 flags)
 /*
  * MCAST_SEND_ALGORITHM: a known algorithm, r only for mu-torus (0: the
  * node's), not with separate addressing or with worms forbidden; without
- * the flag, the field is 0.
+ * the flag, the field is 0.  (A hypercube's on another torus is the
+ * send's -EOPNOTSUPP: the topology is mcast_data_send's to read.)
  */
 static bool mcast_send_algo_ok(const struct mcast_send *s)
 {

@@ -591,6 +591,10 @@ static const enum mc_algo mcast_plan_algo[__MCAST_ALGORITHM_MAX] = {
 	[MCAST_ALGORITHM_MDTORUS] = MC_ALGO_MDTORUS,
 	[MCAST_ALGORITHM_MUTORUS] = MC_ALGO_MUTORUS,
 	[MCAST_ALGORITHM_BINOMIAL] = MC_ALGO_BINOMIAL,
+	[MCAST_ALGORITHM_UCUBE] = MC_ALGO_CUBE,
+	[MCAST_ALGORITHM_MAXPORT] = MC_ALGO_CUBE,
+	[MCAST_ALGORITHM_COMBINE] = MC_ALGO_CUBE,
+	[MCAST_ALGORITHM_WSORT] = MC_ALGO_CUBE,
 };
 
 /*
@@ -610,6 +614,8 @@ static int mcast_node_algo_check(struct mcast_net *mn, const struct mc_torus *t,
 		nla_get_u32(tb[MCAST_NODE_A_ALGO_R]) : mn->algo_r;
 	const char *why = NULL;
 
+	if (mcast_plan_algo[algo] == MC_ALGO_CUBE)
+		r = mcast_cube_algo(algo);
 	if (!mc_algo_supported(t, mcast_plan_algo[algo], r, &why))
 		return 0;
 	why = why ?: "the torus cannot run this algorithm";

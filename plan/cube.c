@@ -124,34 +124,63 @@ void mc_cube_weighted_sort(u32 n, u32 *chain, u32 len)
 		weighted_sort(chain, 0, len - 1, n);
 }
 
-int mc_cube_order(u32 n, enum mc_cube_algo algo, u32 src, const u32 *dst,
-		  u32 ndst, u32 *chain, const char **why)
+int mc_cube_chain_order(u32 n, enum mc_cube_algo algo, u32 *chain, u32 m,
+			const char **why)
 {
-	u32 i;
+	u32 i, src = chain[0];
 	int err = mc_cube_check_dim(n, why);
 
 	if (err)
 		return err;
 	if (src >= mc_cube_nodes(n))
 		return fail(why, "source is not a node of the cube");
-	if (ndst >= mc_cube_nodes(n))
+	if (m > mc_cube_nodes(n))
 		return fail(why, "more destinations than other nodes");
-	chain[0] = src;
-	for (i = 0; i < ndst; i++) {
-		if (dst[i] >= mc_cube_nodes(n))
+	for (i = 1; i < m; i++) {
+		if (chain[i] >= mc_cube_nodes(n))
 			return fail(why, "destination is not a node of the cube");
-		if (dst[i] == src)
+		if (chain[i] == src)
 			return fail(why, "the source is among the destinations");
-		chain[i + 1] = dst[i] ^ src;	/* relative: the source is 0 */
+		chain[i] ^= src;	/* relative: the source is 0 */
 	}
-	mc_sort_u32(chain + 1, ndst);
-	for (i = 1; i <= ndst; i++) {
-		if (i > 1 && chain[i] == chain[i - 1])
+	mc_sort_u32(chain + 1, m - 1);
+	for (i = 2; i < m; i++) {
+		if (chain[i] == chain[i - 1])
 			return fail(why, "destination repeated");
 	}
-	for (i = 1; i <= ndst; i++)
+	for (i = 1; i < m; i++)
 		chain[i] ^= src;
 	if (algo == MC_CUBE_WSORT)
-		mc_cube_weighted_sort(n, chain, ndst + 1);
+		mc_cube_weighted_sort(n, chain, m);
 	return 0;
+}
+
+int mc_cube_order(u32 n, enum mc_cube_algo algo, u32 src, const u32 *dst,
+		  u32 ndst, u32 *chain, const char **why)
+{
+	u32 i;
+
+	chain[0] = src;
+	for (i = 0; i < ndst; i++)
+		chain[i + 1] = dst[i];
+	return mc_cube_chain_order(n, algo, chain, ndst + 1, why);
+}
+
+int mc_cube_piece_verify(u32 n, const u32 *nodes, u32 len, const char **why)
+{
+	if (!len)
+		return fail(why, "empty piece");
+	if (!mc_cube_is_cube_ordered(n, nodes, len))
+		return fail(why, "not a cube-ordered piece: a node outside the cube, repeated or out of order");
+	return 0;
+}
+
+bool mc_cube_piece_has(const u32 *nodes, u32 len, u32 id)
+{
+	u32 i;
+
+	for (i = 0; i < len; i++)
+		if (nodes[i] == id)
+			return true;
+	return false;
 }

@@ -75,7 +75,7 @@ static inline u32 mc_cube_delta(u32 u, u32 v)
 /* Hops of the E-cube path: the bits in which @u and @v differ. */
 static inline u32 mc_cube_hops(u32 u, u32 v)
 {
-	return __builtin_popcount(u ^ v);
+	return mc_popcount32(u ^ v);
 }
 
 /* Whether @v lies in the S-cube <@prefix> of dimension @ns (Def 3.3). */
@@ -134,6 +134,53 @@ void mc_cube_weighted_sort(u32 n, u32 *chain, u32 len);
  */
 u32 mc_cube_split(const u32 *chain, u32 left, u32 right,
 		  enum mc_cube_algo algo);
+
+/*
+ * The data path's side: one holder's sends, and what a receiver checks of
+ * a piece from the network.
+ *
+ * mc_cube_chain_order: @chain[0..m-1] with @chain[0] the source (the rest
+ * in any order) into the chain @algo sorts by, in place: what
+ * mc_cube_order makes.  -EINVAL with *@why as mc_cube_order's.
+ */
+int mc_cube_chain_order(u32 n, enum mc_cube_algo algo, u32 *chain, u32 m,
+			const char **why);
+
+/*
+ * A piece from the network: its holder first, cube-ordered (Def 3.5),
+ * every node inside the n-cube and none twice.  Every algorithm's pieces
+ * are (a slice of a cube-ordered chain is one), and Fig 3.5 terminates on
+ * any: 0, or -EINVAL with *@why.  O(len * n).
+ */
+int mc_cube_piece_verify(u32 n, const u32 *nodes, u32 len, const char **why);
+
+/* Whether @id is in the piece @nodes (O(len): pieces hold <= 2^n nodes). */
+bool mc_cube_piece_has(const u32 *nodes, u32 len, u32 id);
+
+/*
+ * One holder running Fig 3.5 over its piece @chain[0..len-1] (itself
+ * first), having received in step @r: each call yields its next send
+ * (chain[to..to+len-1] to chain[to]) in the step the port model gives.
+ * No allocation; the channel table lives in the struct.
+ */
+struct mc_cube_holder {
+	const u32 *chain;
+	enum mc_cube_algo algo;
+	enum mc_cube_port port;
+	u32 right;		/* what is left to send: chain[1..right] */
+	u32 r;
+	u32 t;			/* the last send's step */
+	u32 seq;
+	u32 last[MC_CUBE_MAX_DIM];	/* a channel's last step */
+};
+
+void mc_cube_holder_init(struct mc_cube_holder *h, const u32 *chain, u32 len,
+			 enum mc_cube_algo algo, enum mc_cube_port port,
+			 u32 r);
+
+/* The next send into *@to, *@len, *@step; false when the holder is done. */
+bool mc_cube_holder_next(struct mc_cube_holder *h, u32 *to, u32 *len,
+			 u32 *step);
 
 /* One unicast of a schedule. */
 struct mc_cube_send {

@@ -34,34 +34,65 @@ u32 mc_cube_split(const u32 *chain, u32 left, u32 right,
 	return lo;
 }
 
+void mc_cube_holder_init(struct mc_cube_holder *h, const u32 *chain, u32 len,
+			 enum mc_cube_algo algo, enum mc_cube_port port,
+			 u32 r)
+{
+	u32 d;
+
+	h->chain = chain;
+	h->algo = algo;
+	h->port = port;
+	h->right = len ? len - 1 : 0;
+	h->r = r;
+	h->t = r + 1;
+	h->seq = 0;
+	for (d = 0; d < MC_CUBE_MAX_DIM; d++)
+		h->last[d] = 0;
+}
+
+bool mc_cube_holder_next(struct mc_cube_holder *h, u32 *to, u32 *len,
+			 u32 *step)
+{
+	u32 next, d;
+
+	if (!h->right)
+		return false;
+	next = mc_cube_split(h->chain, 0, h->right, h->algo);
+	d = mc_cube_delta(h->chain[0], h->chain[next]);
+	if (h->port == MC_CUBE_ONE_PORT)
+		h->t = h->r + 1 + h->seq;
+	else if (h->last[d] + 1 > h->t)
+		h->t = h->last[d] + 1;
+	h->last[d] = h->t;
+	h->seq++;
+	*to = next;
+	*len = h->right - next + 1;
+	*step = h->t;
+	h->right = next - 1;
+	return true;
+}
+
 /*
  * The holder at chain position @pos, responsible for @len positions from
- * there, which received in step @r: its sends, each in the step the port
- * model gives (cube.h).
+ * there, which received in step @r: its sends.
  */
 static void forward(struct mc_cube_schedule *s, u32 pos, u32 len, u32 r)
 {
-	u32 last[MC_CUBE_MAX_DIM] = { 0 };	/* a channel's last step */
-	u32 right = pos + len - 1, next, d, t = r + 1, seq = 0;
+	struct mc_cube_holder h;
 	struct mc_cube_send *snd;
+	u32 to, n, t, seq = 0;
 
-	while (pos < right) {
-		next = mc_cube_split(s->chain, pos, right, s->algo);
-		d = mc_cube_delta(s->chain[pos], s->chain[next]);
-		if (s->port == MC_CUBE_ONE_PORT)
-			t = r + 1 + seq;
-		else if (last[d] + 1 > t)
-			t = last[d] + 1;
-		last[d] = t;
+	mc_cube_holder_init(&h, s->chain + pos, len, s->algo, s->port, r);
+	while (mc_cube_holder_next(&h, &to, &n, &t)) {
 		snd = &s->send[s->nsend++];
 		snd->step = t;
 		snd->from = pos;
-		snd->to = next;
-		snd->len = right - next + 1;
+		snd->to = pos + to;
+		snd->len = n;
 		snd->seq = seq++;
 		if (t > s->steps)
 			s->steps = t;
-		right = next - 1;
 	}
 }
 

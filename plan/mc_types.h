@@ -17,6 +17,9 @@
 #include <linux/export.h>
 /* For the other modules of ours (the simulated fabric). */
 #define MC_EXPORT(sym) EXPORT_SYMBOL_GPL(sym)
+#include <linux/bitops.h>
+/* Set bits (the kernel has no libgcc to lower the builtin on every arch). */
+#define mc_popcount32(x) hweight32(x)
 #else
 #include <stdbool.h>
 #include <stddef.h>
@@ -35,6 +38,7 @@ typedef int64_t s64;
 #define U64_MAX UINT64_MAX
 #endif
 #define MC_EXPORT(sym) struct mc_export_##sym
+#define mc_popcount32(x) __builtin_popcount(x)
 #endif
 
 #endif /* MC_TYPES_H */

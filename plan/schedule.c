@@ -4,6 +4,7 @@
  * S-torus, Md-torus and Mu-torus(r).
  */
 #include "schedule.h"
+#include "cube.h"
 
 enum mc_routing mc_algo_routing(const struct mc_torus *t, enum mc_algo a)
 {
@@ -17,13 +18,38 @@ enum mc_order mc_algo_order(enum mc_algo a)
 	return mc_algo_is_path_based(a) ? MC_ORDER_HAM : MC_ORDER_DIM;
 }
 
+int mc_algo_piece_verify(const struct mc_torus *t, enum mc_algo algo,
+			 const u32 *nodes, u32 len, const char **why)
+{
+	if (algo != MC_ALGO_CUBE)
+		return mc_piece_verify(t, mc_algo_order(algo), nodes, len, why);
+	if (!mc_torus_is_cube(t)) {
+		if (why)
+			*why = "not a hypercube";
+		return -EINVAL;
+	}
+	return mc_cube_piece_verify(t->n, nodes, len, why);
+}
+
+bool mc_algo_piece_has(const struct mc_torus *t, enum mc_algo algo,
+		       const u32 *nodes, u32 len, u32 id)
+{
+	if (algo == MC_ALGO_CUBE)
+		return mc_cube_piece_has(nodes, len, id);
+	return mc_piece_has(t, mc_algo_order(algo), nodes, len, id);
+}
+
 int mc_algo_supported(const struct mc_torus *t, enum mc_algo a, u32 r,
 		      const char **why)
 {
 	const char *msg = NULL;
 
-	if (a > MC_ALGO_BINOMIAL)
+	if (a > MC_ALGO_CUBE)
 		msg = "unknown algorithm";
+	else if (a == MC_ALGO_CUBE && !mc_torus_is_cube(t))
+		msg = "u-cube, maxport, combine and w-sort need a hypercube (every radix 2)";
+	else if (a == MC_ALGO_CUBE && r > MC_CUBE_WSORT)
+		msg = "unknown hypercube algorithm";
 	else if (mc_algo_is_path_based(a) && t->rank)
 		msg = "a switched cluster multicasts over its up*/down* order only (u-torus)";
 	else if (mc_algo_is_path_based(a) && t->links != MC_LINKS_UNI)
@@ -265,6 +291,8 @@ int mc_plan(struct mc_schedule *s, const struct mc_torus *t, enum mc_algo algo,
 	int err;
 
 	err = mc_algo_supported(t, algo, r, why);
+	if (!err && algo == MC_ALGO_CUBE)
+		err = plan_fail(why, "the hypercube's algorithms plan with mc_cube_plan");
 	if (err)
 		return err;
 	s->t = t;

@@ -31,6 +31,12 @@ enum mc_algo {
 	 * (MPI's) does, to compare with the up*-down* order.
 	 */
 	MC_ALGO_BINOMIAL = 5,
+	/*
+	 * Seed 000 ch. 3 on a hypercube (a torus whose every radix is 2):
+	 * r is the enum mc_cube_algo (U-cube, Maxport, Combine, W-sort),
+	 * all-port unicast trees over E-cube routing (cube.h).
+	 */
+	MC_ALGO_CUBE = 6,
 };
 
 #define MC_MU_MAX_R	65536
@@ -73,11 +79,24 @@ static inline bool mc_algo_is_path_based(enum mc_algo a)
 	       a == MC_ALGO_MUTORUS;
 }
 
+/*
+ * A piece a receiver got from the network for @algo (r for the cube's):
+ * mc_piece_verify in the algorithm's order, or for the cube's a
+ * cube-ordered piece; and whether @id is in it.
+ */
+int mc_algo_piece_verify(const struct mc_torus *t, enum mc_algo algo,
+			 const u32 *nodes, u32 len, const char **why);
+bool mc_algo_piece_has(const struct mc_torus *t, enum mc_algo algo,
+		       const u32 *nodes, u32 len, u32 id);
+
 /* Routing function and node order an algorithm uses on torus @t. */
 enum mc_routing mc_algo_routing(const struct mc_torus *t, enum mc_algo a);
 enum mc_order mc_algo_order(enum mc_algo a);
 
-/* Whether @a can run on @t (with size @r for mu-torus); *@why says why not. */
+/*
+ * Whether @a can run on @t (with size @r for mu-torus, the enum
+ * mc_cube_algo for the cube's); *@why says why not.
+ */
 int mc_algo_supported(const struct mc_torus *t, enum mc_algo a, u32 r,
 		      const char **why);
 

@@ -61,6 +61,12 @@ static inline u32 mc_sigma(const struct mc_torus *t, u32 node, unsigned int d)
 int mc_torus_init_switch(struct mc_torus *t, u32 nodes, const u32 *rank,
 			 u32 *unrank, const char **why);
 
+/* A binary n-cube: a torus (no switched cluster) whose every radix is 2. */
+static inline bool mc_torus_is_cube(const struct mc_torus *t)
+{
+	return !t->rank && t->regular && t->n && t->k[0] == 2;
+}
+
 void mc_node_coords(const struct mc_torus *t, u32 node, u16 *sigma);
 /* Returns MC_NO_NODE when a coordinate is out of range. */
 u32 mc_node_index(const struct mc_torus *t, const u16 *sigma);

@@ -95,6 +95,10 @@ ctl "node set topology without a value" 2 "topology needs a value" \
 ctl "node set coord twice" 2 "coord given twice" node set coord 1,1 coord 2,2
 ctl "node set: a bad topology" 1 "topology \"torus:4y4\"" \
 	node set topology torus:4y4 coord 1,2
+ctl "node set: cube:9" 1 'topology "cube:9": cube:N needs N from 1 to 8' \
+	node set topology cube:9 coord 1
+ctl "node set: cube:x" 1 'topology "cube:x": cube:N needs N from 1 to 8' \
+	node set topology cube:x coord 1
 ctl "node set: a coordinate outside the torus" 1 "out of range" \
 	node set topology torus:4x4 coord 4,0
 ctl "node set: a coordinate with too many elements" 1 "has 3 elements" \
@@ -104,7 +108,7 @@ ctl "node set algorithm without a value" 2 "algorithm needs a value" \
 	node set algorithm
 ctl "node set algorithm twice" 2 "algorithm given twice" \
 	node set algorithm auto algorithm u-torus
-forms="expected auto, u-torus, s-torus, md-torus, mu-torus, mu-torus:R or binomial"
+forms="expected auto, u-torus, s-torus, md-torus, mu-torus, mu-torus:R, binomial, u-cube, maxport, combine or w-sort"
 ctl "node set algorithm separate: the accepted forms" 1 \
 	"algorithm \"separate\": $forms" node set algorithm separate
 ctl "node set algorithm in capitals" 1 "algorithm \"U-TORUS\": $forms" \

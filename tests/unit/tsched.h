@@ -47,6 +47,7 @@ static inline const char *algo_name(enum mc_algo a)
 	case MC_ALGO_MDTORUS: return "md-torus";
 	case MC_ALGO_MUTORUS: return "mu-torus";
 	case MC_ALGO_BINOMIAL: return "binomial";
+	case MC_ALGO_CUBE: return "cube";
 	}
 	return "?";
 }

@@ -46,6 +46,11 @@ usage: tests/vm/run.sh [--kernel VER] [--keep] [--shell] [TEST...]
                 switch:FILE, switch links at 100mbit), the up*-down*
                 order against the binomial tree over node ids
                 (make bench-switch)
+  --bench-cube  the same with tests/vm/bench_cube.sh: mcastperf on
+                mcastbed up cube:4, u-cube, maxport, combine and w-sort
+                against u-torus and separate addressing (make
+                bench-cube; BENCH_CUBE_DIM, BENCH_CUBE_SIZES,
+                BENCH_CUBE_ITERS)
   TEST          guest tests to run, e.g. module_load (default: all of
                 tests/vm/guest/*.t on the first kernel, and on the others
                 the subset SECOND_KERNEL_TESTS names; VM_FULL=1, as make
@@ -198,6 +203,7 @@ parse_args() {
 		--bench-peers) demo=bench_peers; shift ;;
 		--bench-daemon) demo=bench_daemon; shift ;;
 		--bench-switch) demo=bench_switch; shift ;;
+		--bench-cube) demo=bench_cube; shift ;;
 		-h | --help) usage; exit 0 ;;
 		--) shift; tests+=("$@"); break ;;
 		-*) usage >&2; exit 2 ;;
@@ -656,6 +662,11 @@ main() {
 			EXTRA_APPEND+=" DAEMON_REST_S=$DAEMON_REST_S"
 		[ "$demo" != bench_daemon ] || [ -z "${DAEMON_TOPOS:-}" ] ||
 			EXTRA_APPEND+=" DAEMON_TOPOS=$DAEMON_TOPOS"
+		local v
+		for v in BENCH_CUBE_DIM BENCH_CUBE_SIZES BENCH_CUBE_ITERS; do
+			[ "$demo" != bench_cube ] || [ -z "${!v:-}" ] ||
+				EXTRA_APPEND+=" $v=${!v}"
+		done
 		run_demo
 	fi
 	t0=$(now_ms)

@@ -83,6 +83,22 @@ int parse_u64(const char *s, u64 *out)
 	return parse_digits(s, strlen(s), UINT64_MAX, out);
 }
 
+/* cube:N, the binary N-cube: the torus 2x...x2 (N twos), links both ways. */
+static int parse_cube(const char *spec, const char *q, struct mc_torus *t,
+		      char *err)
+{
+	u16 k[MC_MAX_DIMS];
+	u32 n, i;
+
+	if (parse_u32(spec, MC_MAX_DIMS, &n) || !n)
+		return fail(err, "topology \"%s\": cube:N needs N from 1 to %u",
+			    q, MC_MAX_DIMS);
+	for (i = 0; i < n; i++)
+		k[i] = 2;
+	return mc_torus_init(t, n, k, MC_LINKS_BI, NULL) ?
+	       fail(err, "topology \"%s\": invalid", q) : 0;
+}
+
 int parse_topology(const char *spec, struct mc_torus *t, char *err)
 {
 	static const char prefix[] = "torus:";
@@ -93,8 +109,10 @@ int parse_topology(const char *spec, struct mc_torus *t, char *err)
 	unsigned int n = 0, i;
 
 	printable(spec, q, sizeof(q));
+	if (!strncmp(spec, "cube:", 5))
+		return parse_cube(spec + 5, q, t, err);
 	if (strncmp(spec, prefix, sizeof(prefix) - 1))
-		return fail(err, "topology \"%s\": expected torus:K[xK...][:uni|:bi]",
+		return fail(err, "topology \"%s\": expected torus:K[xK...][:uni|:bi] or cube:N",
 			    q);
 	p = spec + sizeof(prefix) - 1;
 	colon = strchr(p, ':');

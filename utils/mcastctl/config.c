@@ -164,9 +164,13 @@ static const char *const node_algos[__MCAST_ALGORITHM_MAX] = {
 	[MCAST_ALGORITHM_MDTORUS] = "md-torus",
 	[MCAST_ALGORITHM_MUTORUS] = "mu-torus",
 	[MCAST_ALGORITHM_BINOMIAL] = "binomial",
+	[MCAST_ALGORITHM_UCUBE] = "u-cube",
+	[MCAST_ALGORITHM_MAXPORT] = "maxport",
+	[MCAST_ALGORITHM_COMBINE] = "combine",
+	[MCAST_ALGORITHM_WSORT] = "w-sort",
 };
 
-#define NODE_ALGOS "auto, u-torus, s-torus, md-torus, mu-torus, mu-torus:R or binomial"
+#define NODE_ALGOS "auto, u-torus, s-torus, md-torus, mu-torus, mu-torus:R, binomial, u-cube, maxport, combine or w-sort"
 #define NODE_ALGO_R_MAX 255	/* MCAST_NODE_A_ALGO_R: one header byte */
 
 static const char *node_algo_name(u8 algo)
@@ -221,6 +225,8 @@ static const char *algo_note(const struct ctl_node *node, char *buf,
 		return "";
 	if (a == MCAST_ALGORITHM_BINOMIAL)
 		return node->t.rank ? " (over node ids, not the switches' order)" : "";
+	if (a >= MCAST_ALGORITHM_UCUBE)
+		return " (all-port, E-cube)";
 	if (mc_algo_supported(&node->t, MC_ALGO_STORUS, 0, &why)) {
 		snprintf(buf, size, " (u-torus: %s)", why ? why : "this torus");
 		return buf;
@@ -248,7 +254,8 @@ static void print_algo(const struct ctl_node *node)
 void cmd_node_usage(FILE *f)
 {
 	fputs("usage: mcastctl node show [-j]\n"
-	      "       mcastctl node set [topology torus:K[xK...][:uni|:bi]|switch:FILE] [coord C]\n"
+	      "       mcastctl node set [topology torus:K[xK...][:uni|:bi]|cube:N|switch:FILE]\n"
+	      "                         [coord C]\n"
 	      "                         [port P] [transport udp|tcp] [rto MS]\n"
 	      "                         [retries N] [algorithm A]\n"
 	      "       mcastctl node set key FILE|none [key-id N]\n"
@@ -261,7 +268,9 @@ void cmd_node_usage(FILE *f)
 	      "written highest dimension first, as in mcastctl plan.\n"
 	      "algorithm: how the node multicasts: auto, u-torus, s-torus, md-torus,\n"
 	      "mu-torus (keeping its R), mu-torus:R (R 2 to 255) or binomial (u-torus's\n"
-	      "halving over node ids: a topology-blind tree).  The path-based\n"
+	      "halving over node ids: a topology-blind tree); on a hypercube\n"
+	      "(cube:N, or a torus whose every radix is 2) also u-cube, maxport,\n"
+	      "combine or w-sort (seed 000 ch. 3, all-port).  The path-based\n"
 	      "ones (s-, md-, mu-torus) need a unidirectional torus with equal\n"
 	      "radices; without ir on the transport their worms go in software.\n"
 	      "switch:FILE: a switched cluster (a topology file: link A B, host N S,\n"

@@ -95,7 +95,8 @@ static void usage(FILE *f)
 		"IDS: node ids, comma-separated (a-b ranges allowed).  LIST: comma-\n"
 		"separated; sizes take K and M.  Defaults: --sizes 8,64,1K,16K,256K,1M,4M\n"
 		"--iters 20, --methods u-torus,separate (also: s-torus, md-torus,\n"
-		"mu-torus[:R], auto, binomial; all = u-torus,separate), --timeout-ms 600000\n"
+		"mu-torus[:R], auto, binomial, u-cube, maxport, combine, w-sort; all =\n"
+		"u-torus,separate), --timeout-ms 600000\n"
 		"(send; msg: the kernel's\n"
 		"30000), --idle 60.  --counts uses the first C members for each C (not\n"
 		"with --group).\n"
@@ -347,14 +348,15 @@ static int cmp_double(const void *a, const void *b)
 /*
  * @word as a method: u-torus (named to the kernel when it knows
  * algorithms, so an IR node's auto does not turn it into worms),
- * separate, s-torus, md-torus, mu-torus[:R], auto, or binomial (u-torus's
- * halving over node ids: on a switched cluster, the topology-blind tree).
+ * separate, s-torus, md-torus, mu-torus[:R], auto, binomial (u-torus's
+ * halving over node ids: on a switched cluster, the topology-blind tree),
+ * or on a hypercube u-cube, maxport, combine, w-sort (trees too).
  */
 static int parse_method(const char *word, size_t n, struct method *m)
 {
 	static const char *const algos[] = {
 		"auto", "u-torus", "s-torus", "md-torus", "mu-torus",
-		"binomial",
+		"binomial", "u-cube", "maxport", "combine", "w-sort",
 	};
 	unsigned long r = 0;
 	uint32_t a;
@@ -381,7 +383,7 @@ static int parse_method(const char *word, size_t n, struct method *m)
 				return -1;
 		}
 		m->kind = a == MCAST_ALGORITHM_UTORUS ||
-			  a == MCAST_ALGORITHM_BINOMIAL ? M_UTORUS : M_PATH;
+			  a >= MCAST_ALGORITHM_BINOMIAL ? M_UTORUS : M_PATH;
 		m->flags = MCAST_SEND_ALGORITHM;
 		m->algorithm = a | (uint32_t)r << 8;
 		return 0;

@@ -164,7 +164,8 @@ struct mcast_iov {
  * (-EINVAL).  MCAST_SEND_ALGORITHM: this send uses algorithm instead of
  * the node's MCAST_NODE_A_ALGORITHM (an unknown value, r outside 2..255
  * for mu-torus or r given for another: -EINVAL; a path-based one the
- * torus cannot run: -EOPNOTSUPP); not with MCAST_SEND_SEPARATE or
+ * torus cannot run, or a hypercube's on another torus: -EOPNOTSUPP); not
+ * with MCAST_SEND_SEPARATE or
  * MCAST_SEND_NO_OFFLOAD (-EINVAL).
  */
 struct mcast_send {
@@ -427,6 +428,17 @@ enum mcast_algorithm {
 					 * cluster a topology-blind binomial
 					 * tree, to compare with its order
 					 */
+	/*
+	 * On a hypercube (a torus whose every radix is 2) only: seed 000
+	 * ch. 3's all-port unicast trees over E-cube routing, every holder
+	 * sending on its distinct channels at once.  W-sort's receivers
+	 * forward as Maxport.  Software trees: with MCAST_SEND_OFFLOAD
+	 * -EOPNOTSUPP.
+	 */
+	MCAST_ALGORITHM_UCUBE,
+	MCAST_ALGORITHM_MAXPORT,
+	MCAST_ALGORITHM_COMBINE,
+	MCAST_ALGORITHM_WSORT,
 	__MCAST_ALGORITHM_MAX,
 };
 

@@ -1,0 +1,102 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# The hypercube benchmark, run inside the test VM by `tests/vm/run.sh
+# --bench-cube` (`make bench-cube`): seed 000 chapter 3's algorithms
+# against U-torus and separate addressing on one testbed, in one boot.
+#
+# mcastbed up cube:N (default 4: 16 nodes, one veth pair per dimension,
+# E-cube routes); node 0 sends to the 2^N - 1 others with mcastperf
+# (completion mode), every method in the same run, each size ITERS times:
+# u-torus (the kernel's U-torus on the torus 2x...x2), separate, u-cube,
+# maxport, combine, w-sort.  Before it, what the planner says of each
+# algorithm's broadcast (steps, hops).  Then a table per size: time until
+# the last receiver has the message (median, p99; ms) and throughput (MB/s
+# of payload), with each method's median against u-torus's and
+# separate's (above 1: the method is faster), and the CSV lines.
+#
+# Figures from a TCG guest: compare the methods with each other, not with
+# hardware.  Fails only when something does not work, never because a
+# method is slow.
+
+# shellcheck source=tests/vm/guest/tap.sh
+. /tests/tap.sh
+
+DIM=${BENCH_CUBE_DIM:-4}
+SIZES=${BENCH_CUBE_SIZES:-8,1K,64K,1M}
+ITERS=${BENCH_CUBE_ITERS:-10}
+METHODS=u-torus,separate,u-cube,maxport,combine,w-sort
+N=$((1 << DIM))
+W=/tmp/bench_cube
+rm -rf "$W"
+mkdir -p "$W"
+
+modprobe veth 2>/dev/null
+insmod "$MCAST_KO" || { echo "bench_cube: cannot load mcast.ko"; exit 1; }
+
+echo "======== cube:$DIM: node 0 to the $((N - 1)) others; sizes $SIZES, $ITERS iterations"
+src=$(printf "%0${DIM}d" 0)
+for a in u-cube maxport combine w-sort; do
+	printf '%-8s ' "$a"
+	mcastctl plan -t "cube:$DIM" -a "$a" -s "$src" --random $((N - 1)) |
+		awk '/^steps / { s = $2 } /^total / { h = $4 }
+		     END { printf "all-port steps %s, hops %s\n", s, h }'
+done
+
+if ! mcastbed up "cube:$DIM" > "$W/up" 2>&1; then
+	echo "bench_cube: mcastbed up cube:$DIM failed:"
+	cat "$W/up"
+	mcastbed down > /dev/null 2>&1
+	rmmod mcast
+	exit 1
+fi
+tail -n 1 "$W/up"
+
+n=1
+logs=''
+while [ "$n" -lt "$N" ]; do
+	mcastbed exec "$n" mcastperf recv --idle 900 > "$W/recv.$n" 2>&1 &
+	logs="$logs $W/recv.$n"
+	n=$((n + 1))
+done
+# shellcheck disable=SC2086
+wait_lines $((N - 1)) receiving $logs || echo "bench_cube: not every receiver started"
+rc=0
+if ! mcastbed exec 0 mcastperf send --members "1-$((N - 1))" --methods "$METHODS" \
+	--sizes "$SIZES" --iters "$ITERS" --csv > "$W/csv" 2> "$W/send.err"; then
+	echo "bench_cube: mcastperf send failed:"
+	cat "$W/send.err"
+	rc=1
+fi
+mcastbed down > /dev/null 2>&1
+wait
+
+if [ "$rc" = 0 ]; then
+	echo "---- time until the last receiver has the message (ms), throughput (MB/s)"
+	awk -F, '
+		NR == 1 { next }
+		{ m = $1; k = $3; med[m, k] = $5 / 1000; p99[m, k] = $6 / 1000; tp[m, k] = $8
+		  if (!(k in seen)) { seen[k] = 1; keys[nk++] = k }
+		  if (!(m in mseen)) { mseen[m] = 1; meth[nm++] = m } }
+		function ratio(a, b) { return a > 0 ? sprintf("%.2fx", b / a) : "-" }
+		function size(b) { return b >= 1048576 ? b / 1048576 "M" : b >= 1024 ? b / 1024 "K" : b }
+		END {
+			printf "%5s %-9s | %9s %9s | %8s | %10s %11s\n", "size", "method",
+				"median", "p99", "MB/s", "u-torus/it", "separate/it"
+			for (i = 0; i < nk; i++) {
+				k = keys[i]
+				for (j = 0; j < nm; j++) {
+					m = meth[j]
+					printf "%5s %-9s | %9.2f %9.2f | %8.2f | %10s %11s\n", size(k), m,
+						med[m, k], p99[m, k], tp[m, k],
+						ratio(med[m, k], med["u-torus", k]),
+						ratio(med[m, k], med["separate", k])
+				}
+			}
+		}' "$W/csv"
+	echo "(the ratios: the median of u-torus or separate over this method's;"
+	echo " above 1 this method is faster)"
+	sed 's/^/csv: /' "$W/csv"
+fi
+rmmod mcast
+exit $rc
