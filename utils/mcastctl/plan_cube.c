@@ -3,7 +3,11 @@
  * mcastctl plan --topology cube:N: seed 000's chapter 3, unicast-based
  * multicast on an all-port binary n-cube over E-cube routing (U-cube,
  * Maxport, Combine, W-sort; plan/cube.h), held against the core's four
- * checkers, then printed as text or JSON.
+ * checkers, then printed as text or JSON.  --algorithm ring is seed 004's
+ * group-multicast ring (plan/ring.h): the members (--source, if given,
+ * and the destinations) linked into a ring of pairwise link-disjoint
+ * E-cube paths, held against the ring checker; --ring-order checks a
+ * ring the user gives and counts its shared links (Corollary 1).
  *
  * cmd_plan hands a command line over here when its --topology starts with
  * "cube:".  Nodes are n-bit addresses written highest bit first ("0101").
@@ -17,10 +21,14 @@
 
 #include "cube.h"
 #include "json.h"
+#include "ring.h"
 #include "mcastctl.h"
 #include "parse.h"
 
 #define CUBE_PREFIX	"cube:"
+#define RING_NAME	"ring"
+/* The merge is O(m^2): 2^16 members is some 2 * 10^9 pair evaluations. */
+#define RING_MAX_MEMBERS	65536u
 
 static const char *const algo_names[] = {
 	[MC_CUBE_UCUBE] = "u-cube",
@@ -39,6 +47,7 @@ struct cube_opts {
 	const char *dests_file;
 	const char *random;
 	const char *seed;
+	const char *ring_order;	/* --ring-order: a comma list */
 	const char *other;	/* an option of another topology's */
 	bool json, hops, tree;
 };
@@ -54,7 +63,21 @@ struct cubeplan {
 	struct mc_cube_schedule s;
 	u64 *ws;		/* the checkers' scratch, 8-byte aligned */
 	u32 *by_step;		/* send indices, stable-sorted by step */
+	/* --algorithm ring: src is MC_NO_NODE without --source */
+	bool ring;
+	struct mc_ring r;	/* members (sorted), succ, merges */
+	u32 *order;		/* the ring from its smallest member */
+	u32 *rgc;		/* the members in RGC ring order */
+	struct mc_ring_stats st;
+	u32 *given;		/* --ring-order, as given */
+	u32 ngiven;
+	struct mc_ring_stats gst;
+	u64 gconflicts;		/* its shared links (Corollary 1) */
+	struct mc_ring_check_result gres;
 };
+
+#define SEEN_MEMBER	1	/* cubeplan.seen: a destination or member */
+#define SEEN_GIVEN	2	/* listed by --ring-order */
 
 static int perr(int status, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -74,7 +97,10 @@ static int perr(int status, const char *fmt, ...)
 
 /* ---- options ---------------------------------------------------------- */
 
-enum { OPT_SEED = 256, OPT_HOPS, OPT_TREE, OPT_PORT, OPT_ROUTE, OPT_COMPARE };
+enum {
+	OPT_SEED = 256, OPT_HOPS, OPT_TREE, OPT_PORT, OPT_ROUTE, OPT_COMPARE,
+	OPT_RING_ORDER,
+};
 
 #define CUBE_SHORT_OPTS	":t:a:s:d:f:r:jh"
 
@@ -90,6 +116,7 @@ static const struct option cube_long_opts[] = {
 	{ "json", no_argument, NULL, 'j' },
 	{ "hops", no_argument, NULL, OPT_HOPS },
 	{ "tree", no_argument, NULL, OPT_TREE },
+	{ "ring-order", required_argument, NULL, OPT_RING_ORDER },
 	{ "help", no_argument, NULL, 'h' },
 	/* switch topologies' own: named, to say so */
 	{ "route", required_argument, NULL, OPT_ROUTE },
@@ -149,6 +176,27 @@ static int bad_option(int c, char **argv)
 	return perr(MCASTCTL_EUSAGE, "unknown option \"%.64s\"", arg);
 }
 
+static bool is_ring(const char *algorithm)
+{
+	return algorithm && !strcmp(algorithm, RING_NAME);
+}
+
+/* A ring has members, no source of its own: --source is one more. */
+static int check_ring_opts(const struct cube_opts *o, int sources)
+{
+	if (o->port)
+		return perr(MCASTCTL_EUSAGE, "--port does not apply to --algorithm ring (every member sends on one path and receives on one)");
+	if (o->tree)
+		return perr(MCASTCTL_EUSAGE, "--tree does not apply to --algorithm ring (--hops shows its merges)");
+	if (sources > 1)
+		return perr(MCASTCTL_EUSAGE, "give only one of --dest, --dests-file and --random");
+	if (sources == 0 && !o->ring_order && !o->source)
+		return perr(MCASTCTL_EUSAGE, "no members: give --dest, --dests-file, --random or --ring-order");
+	if (o->seed && !o->random)
+		return perr(MCASTCTL_EUSAGE, "--seed needs --random");
+	return 0;
+}
+
 static int check_opts(const struct cube_opts *o, int argc, char **argv)
 {
 	int sources = (o->ndest > 0) + !!o->dests_file + !!o->random;
@@ -161,6 +209,10 @@ static int check_opts(const struct cube_opts *o, int argc, char **argv)
 			    argv[optind]);
 	if (!o->algorithm)
 		return perr(MCASTCTL_EUSAGE, "missing --algorithm (u-cube, maxport, combine or w-sort)");
+	if (is_ring(o->algorithm))
+		return check_ring_opts(o, sources);
+	if (o->ring_order)
+		return perr(MCASTCTL_EUSAGE, "--ring-order needs --algorithm ring");
 	if (!o->source)
 		return perr(MCASTCTL_EUSAGE, "missing --source");
 	if (sources == 0)
@@ -202,6 +254,8 @@ static int take_opt(struct cube_opts *o, int c, char **argv)
 	case OPT_TREE:
 		o->tree = true;
 		return 0;
+	case OPT_RING_ORDER:
+		return set_once(&o->ring_order, c);
 	case OPT_ROUTE:
 	case OPT_COMPARE:
 		if (!o->other)
@@ -280,24 +334,40 @@ static const char *addr(const struct cubeplan *p, u32 v)
 	return b;
 }
 
+/* Room for @more entries in p->dst past p->ndst. */
+static int dst_room(struct cubeplan *p, u32 more)
+{
+	u32 cap = p->cap ? p->cap : 64, *d;
+
+	while (cap - p->ndst < more)
+		cap *= 2;
+	if (cap == p->cap)
+		return 0;
+	d = realloc(p->dst, (size_t)cap * sizeof(*d));
+	if (!d)
+		return perr(MCASTCTL_EINPUT, "out of memory");
+	p->dst = d;
+	p->cap = cap;
+	return 0;
+}
+
 static int add_dest(struct cubeplan *p, u32 v, const char *where)
 {
+	int st;
+
+	if (p->ring && (p->seen[v] & SEEN_MEMBER))
+		return perr(MCASTCTL_EINPUT, "%smember %s given twice", where,
+			    addr(p, v));
 	if (v == p->src)
 		return perr(MCASTCTL_EINPUT, "%sdestination %s is the source",
 			    where, addr(p, v));
 	if (p->seen[v])
 		return perr(MCASTCTL_EINPUT, "%sdestination %s given twice",
 			    where, addr(p, v));
-	if (p->ndst == p->cap) {
-		u32 cap = p->cap ? 2 * p->cap : 64;
-		u32 *d = realloc(p->dst, (size_t)cap * sizeof(*d));
-
-		if (!d)
-			return perr(MCASTCTL_EINPUT, "out of memory");
-		p->dst = d;
-		p->cap = cap;
-	}
-	p->seen[v] = 1;
+	st = dst_room(p, 1);
+	if (st)
+		return st;
+	p->seen[v] |= SEEN_MEMBER;
 	p->dst[p->ndst++] = v;
 	return 0;
 }
@@ -374,18 +444,24 @@ static int dests_from_file(struct cubeplan *p, const char *file)
 	if (!st && ferror(f))
 		st = perr(MCASTCTL_EINPUT, "cannot read \"%s\": %s", name,
 			  strerror(errno));
-	if (!st && p->ndst == 0)
-		st = perr(MCASTCTL_EINPUT, "\"%s\" lists no destinations", name);
+	if (!st && p->ndst == (p->ring && p->src != MC_NO_NODE))
+		st = perr(MCASTCTL_EINPUT, "\"%s\" lists no %s", name,
+			  p->ring ? "members" : "destinations");
 	free(line);
 	if (!is_stdin)
 		fclose(f);
 	return st;
 }
 
-/* plan.c's --random over the nodes: Floyd's draws, then a shuffle. */
+/*
+ * plan.c's --random over the nodes: Floyd's draws, then a shuffle.  The
+ * source (MC_NO_NODE for a ring without one) is never drawn; the draws
+ * go after what p->dst holds (a ring's source).
+ */
 static int dests_random(struct cubeplan *p, const struct cube_opts *o)
 {
-	u32 space = mc_cube_nodes(p->n) - 1, m, j, v;
+	bool has_src = p->src != MC_NO_NODE;
+	u32 space = mc_cube_nodes(p->n) - has_src, m, j, v, *d;
 	u64 x = 1;
 	int e = parse_u32(o->random, UINT32_MAX, &m);
 
@@ -393,30 +469,33 @@ static int dests_random(struct cubeplan *p, const struct cube_opts *o)
 		return perr(MCASTCTL_EINPUT, "--random \"%.64s\": not a number",
 			    o->random);
 	if (!e && m == 0)
-		return perr(MCASTCTL_EINPUT, "--random 0: need at least one destination");
+		return perr(MCASTCTL_EINPUT, "--random 0: need at least one %s",
+			    p->ring ? "member" : "destination");
+	if ((e || m > space) && !has_src)
+		return perr(MCASTCTL_EINPUT, "--random %.64s: the cube has only %u nodes",
+			    o->random, space);
 	if (e || m > space)
 		return perr(MCASTCTL_EINPUT, "--random %.64s: the cube has only %u nodes besides the source",
 			    o->random, space);
 	if (o->seed && parse_u64(o->seed, &x))
 		return perr(MCASTCTL_EINPUT, "--seed \"%.64s\": not a number below 2^64",
 			    o->seed);
-	p->dst = malloc((size_t)m * sizeof(*p->dst));
-	if (!p->dst)
-		return perr(MCASTCTL_EINPUT, "out of memory");
-	p->cap = m;
+	if (dst_room(p, m))
+		return MCASTCTL_EINPUT;
+	d = p->dst + p->ndst;
 	for (j = space - m; j < space; j++) {
 		v = rand_below(&x, j + 1);
 		v += v >= p->src;
 		if (p->seen[v])
 			v = j + (j >= p->src);
-		p->seen[v] = 1;
+		p->seen[v] |= SEEN_MEMBER;
 		p->dst[p->ndst++] = v;
 	}
 	for (j = m - 1; j > 0; j--) {
-		u32 i = rand_below(&x, j + 1), tmp = p->dst[i];
+		u32 i = rand_below(&x, j + 1), tmp = d[i];
 
-		p->dst[i] = p->dst[j];
-		p->dst[j] = tmp;
+		d[i] = d[j];
+		d[j] = tmp;
 	}
 	return 0;
 }
@@ -433,6 +512,9 @@ static int parse_values(struct cubeplan *p, const struct cube_opts *o)
 		return perr(MCASTCTL_EINPUT, "topology \"%s\": cube:N takes a dimension N of 1..%u",
 			    printable(o->topology, q, sizeof(q)),
 			    MC_CUBE_MAX_DIM);
+	p->ring = is_ring(o->algorithm);
+	if (p->ring)
+		return 0;
 	for (i = MC_CUBE_WSORT; i >= 0; i--)
 		if (!strcmp(o->algorithm, algo_names[i]))
 			break;
@@ -449,17 +531,122 @@ static int parse_values(struct cubeplan *p, const struct cube_opts *o)
 	return 0;
 }
 
+/*
+ * --ring-order: each node once; with @members listed (--dest,
+ * --dests-file, --random), exactly those and --source; without, they are
+ * the members, --source among them.
+ */
+static int ring_order_from(struct cubeplan *p, const char *list, bool members)
+{
+	const char *where = "--ring-order: ";
+	char *copy = strdup(list), *item, *comma, *end;
+	u32 v, i;
+	int st = 0;
+
+	if (!copy)
+		return perr(MCASTCTL_EINPUT, "out of memory");
+	p->given = calloc(mc_cube_nodes(p->n), sizeof(u32));
+	if (!p->given) {
+		free(copy);
+		return perr(MCASTCTL_EINPUT, "out of memory");
+	}
+	for (item = copy; !st && item; item = comma ? comma + 1 : NULL) {
+		comma = strchr(item, ',');
+		if (comma)
+			*comma = '\0';
+		while (isspace((unsigned char)*item))
+			item++;
+		end = item + strlen(item);
+		while (end > item && isspace((unsigned char)end[-1]))
+			*--end = '\0';
+		if (!*item) {
+			st = perr(MCASTCTL_EINPUT, "%san empty address in a comma list",
+				  where);
+			break;
+		}
+		st = parse_addr(p, item, &v, where);
+		if (st)
+			break;
+		if (p->seen[v] & SEEN_GIVEN)
+			st = perr(MCASTCTL_EINPUT, "%snode %s given twice", where,
+				  addr(p, v));
+		else if (members && !(p->seen[v] & SEEN_MEMBER))
+			st = perr(MCASTCTL_EINPUT, "%s%s is not a member", where,
+				  addr(p, v));
+		if (st)
+			break;
+		p->seen[v] |= SEEN_GIVEN;
+		p->given[p->ngiven++] = v;
+	}
+	free(copy);
+	if (st)
+		return st;
+	if (!members && p->src != MC_NO_NODE && !(p->seen[p->src] & SEEN_GIVEN))
+		return perr(MCASTCTL_EINPUT, "--ring-order misses member %s",
+			    addr(p, p->src));
+	for (i = 0; members && i < p->ndst; i++)
+		if (!(p->seen[p->dst[i]] & SEEN_GIVEN))
+			return perr(MCASTCTL_EINPUT, "--ring-order misses member %s",
+				    addr(p, p->dst[i]));
+	return 0;
+}
+
+/*
+ * The members: --source first, then --dest, --dests-file or --random;
+ * without those, the nodes of --ring-order.
+ */
+static int setup_ring(struct cubeplan *p, const struct cube_opts *o)
+{
+	bool listed = o->ndest || o->dests_file || o->random;
+	u32 src;
+	int st = 0;
+
+	p->src = MC_NO_NODE;
+	if (o->source) {
+		st = parse_addr(p, o->source, &src, "--source: ");
+		if (st)
+			return st;
+		st = add_dest(p, src, "--source: ");
+		p->src = src;
+	}
+	if (!st && o->random)
+		st = dests_random(p, o);
+	else if (!st && o->dests_file)
+		st = dests_from_file(p, o->dests_file);
+	else if (!st && o->ndest)
+		st = dests_from_args(p, o);
+	if (!st && o->ring_order)
+		st = ring_order_from(p, o->ring_order, listed);
+	if (st)
+		return st;
+	if (!listed && o->ring_order) {
+		/* the members are the ring given */
+		p->ndst = 0;
+		st = dst_room(p, p->ngiven);
+		if (st)
+			return st;
+		memcpy(p->dst, p->given, (size_t)p->ngiven * sizeof(u32));
+		p->ndst = p->ngiven;
+	}
+	if (p->ndst > RING_MAX_MEMBERS)
+		return perr(MCASTCTL_EINPUT, "a ring of %u members: at most %u (the merge is O(m^2))",
+			    p->ndst, RING_MAX_MEMBERS);
+	return 0;
+}
+
 static int setup(struct cubeplan *p, const struct cube_opts *o)
 {
 	int st = parse_values(p, o);
 
-	if (!st)
+	if (!st && !p->ring)
 		st = parse_addr(p, o->source, &p->src, "--source: ");
 	if (st)
 		return st;
 	p->seen = calloc(mc_cube_nodes(p->n), 1);
 	if (!p->seen)
 		return perr(MCASTCTL_EINPUT, "out of memory");
+	if (p->ring)
+		return setup_ring(p, o);
 	if (o->random)
 		return dests_random(p, o);
 	if (o->dests_file)
@@ -760,6 +947,457 @@ static int print_text(const struct cubeplan *p, const struct cube_opts *o,
 	return ferror(f) ? -1 : 0;
 }
 
+/* ---- rings (--algorithm ring) ---------------------------------------- */
+
+static int ring_checker_failed(const struct cubeplan *p,
+			       const struct mc_ring_check_result *res)
+{
+	char detail[160] = "";
+	size_t k = 0;
+
+	if (res->path_a != MC_NO_NODE)
+		k += snprintf(detail + k, sizeof(detail) - k,
+			      " paths %s -> %s and %s -> %s",
+			      addr(p, p->order[res->path_a]),
+			      addr(p, p->order[(res->path_a + 1) % p->r.m]),
+			      addr(p, p->order[res->path_b]),
+			      addr(p, p->order[(res->path_b + 1) % p->r.m]));
+	if (res->node != MC_NO_NODE && k < sizeof(detail))
+		k += snprintf(detail + k, sizeof(detail) - k, " node %s",
+			      addr(p, res->node));
+	if (res->arc.node != MC_NO_NODE && k < sizeof(detail))
+		snprintf(detail + k, sizeof(detail) - k, " dimension %u",
+			 res->arc.dim);
+	return perr(MCASTCTL_EINTERNAL, "internal error: the ring checker rejected the plan: %s%s",
+		    res->what, detail);
+}
+
+/*
+ * The ring (Lin and Chen's merge) and its check; the RGC ring; the given
+ * ring's check and Corollary 1 count (a verdict, not a failure).
+ */
+static int make_ring(struct cubeplan *p)
+{
+	struct mc_ring_check_result res;
+	const char *why = NULL;
+	u32 m = p->ndst, slots = m ? m : 1;
+	u64 *ws;
+
+	p->r.addr = calloc(slots, sizeof(u32));
+	p->r.succ = calloc(slots, sizeof(u32));
+	p->r.merge = calloc(slots, sizeof(struct mc_ring_merge));
+	p->order = calloc(slots, sizeof(u32));
+	p->rgc = calloc(slots, sizeof(u32));
+	ws = calloc(mc_ring_check_ws_words(p->n, m), sizeof(u64));
+	p->ws = ws;
+	if (!p->r.addr || !p->r.succ || !p->r.merge || !p->order || !p->rgc ||
+	    !ws)
+		return perr(MCASTCTL_EINPUT, "out of memory");
+	if (mc_ring_build(&p->r, p->n, p->dst, m, &why) ||
+	    mc_ring_rgc_order(p->n, p->dst, m, p->rgc, &why))
+		return perr(MCASTCTL_EINTERNAL, "internal error: cannot plan: %s",
+			    why ? why : "?");
+	if (mc_ring_order(&p->r, p->order))
+		return perr(MCASTCTL_EINTERNAL, "internal error: the merges left no single cycle");
+	if (mc_ring_check(p->n, p->dst, p->order, m, ws, &res))
+		return ring_checker_failed(p, &res);
+	mc_ring_stats(p->order, m, &p->st);
+	if (!p->given)
+		return 0;
+	mc_ring_check(p->n, p->dst, p->given, m, ws, &p->gres);
+	if (p->gres.what && p->gres.conflicts == 0)
+		return perr(MCASTCTL_EINTERNAL, "internal error: --ring-order: %s",
+			    p->gres.what);
+	if (mc_ring_conflicts(p->n, p->given, m, &p->gconflicts, &why))
+		return perr(MCASTCTL_EINTERNAL, "internal error: --ring-order: %s",
+			    why);
+	if (p->gconflicts != p->gres.conflicts)
+		return perr(MCASTCTL_EINTERNAL, "internal error: --ring-order: Corollary 1 counts %llu shared links, the paths %llu",
+			    (unsigned long long)p->gconflicts,
+			    (unsigned long long)p->gres.conflicts);
+	mc_ring_stats(p->given, m, &p->gst);
+	return 0;
+}
+
+/* "0010 1010 1110 1111": the nodes of the E-cube path. */
+static void put_nodes(const struct cubeplan *p, FILE *f, u32 u, u32 v)
+{
+	fputs(addr(p, u), f);
+	while (u != v) {
+		u ^= 1u << mc_cube_delta(u, v);
+		fprintf(f, " %s", addr(p, u));
+	}
+}
+
+/* The subcube of a merge: A's address with its k low bits free ("01yy"). */
+static const char *subcube(const struct cubeplan *p, u32 a, u32 k)
+{
+	static char buf[MC_CUBE_MAX_DIM + 1];
+	u32 i;
+
+	memcpy(buf, addr(p, a), p->n + 1);
+	for (i = p->n - k; i < p->n; i++)
+		buf[i] = 'y';
+	return buf;
+}
+
+/* Paths i, j of @order that share links, with each shared link. */
+static u32 shared_dims(const struct cubeplan *p, const u32 *order, u32 i,
+		       u32 j)
+{
+	u32 m = p->ndst;
+
+	return mc_ring_conflict_dims(p->n, order[i], order[(i + 1) % m],
+				     order[j], order[(j + 1) % m]);
+}
+
+/* ---- rings: JSON ------------------------------------------------------ */
+
+static void json_addrs(struct json *j, const struct cubeplan *p,
+		       const char *key, const u32 *a, u32 m)
+{
+	u32 i;
+
+	json_key(j, key);
+	json_arr_begin(j);
+	for (i = 0; i < m; i++)
+		json_str(j, addr(p, a[i]));
+	json_arr_end(j);
+}
+
+static void json_ring_paths(struct json *j, const struct cubeplan *p,
+			    const u32 *order)
+{
+	u32 m = p->ndst, i, u, v, d;
+
+	json_key(j, "paths");
+	json_arr_begin(j);
+	for (i = 0; m > 1 && i < m; i++) {
+		u = order[i];
+		v = order[(i + 1) % m];
+		json_obj_begin(j);
+		json_key_str(j, "from", addr(p, u));
+		json_key_str(j, "to", addr(p, v));
+		json_key_uint(j, "hops", mc_cube_hops(u, v));
+		json_key(j, "arcs");
+		json_arr_begin(j);
+		while (u != v) {
+			d = mc_cube_delta(u, v);
+			json_obj_begin(j);
+			json_key_str(j, "node", addr(p, u));
+			json_key_uint(j, "dim", d);
+			json_obj_end(j);
+			u ^= 1u << d;
+		}
+		json_arr_end(j);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+static void json_ring_stats(struct json *j, const struct mc_ring_stats *st)
+{
+	json_key(j, "stats");
+	json_obj_begin(j);
+	json_key_uint(j, "paths", st->paths);
+	json_key_uint(j, "hops", st->hops);
+	json_key_uint(j, "max_hop", st->max_hop);
+	json_key_uint(j, "rounds", st->rounds);
+	json_key_uint(j, "transfers", st->transfers);
+	json_key_uint(j, "link_transfers", st->link_transfers);
+	json_obj_end(j);
+}
+
+static void json_merges(struct json *j, const struct cubeplan *p)
+{
+	const struct mc_ring_merge *x;
+	u32 i;
+
+	json_key(j, "merges");
+	json_arr_begin(j);
+	for (i = 0; i < p->r.nmerge; i++) {
+		x = &p->r.merge[i];
+		json_obj_begin(j);
+		json_key_uint(j, "k", x->k);
+		json_key_str(j, "subcube", subcube(p, x->a, x->k));
+		json_key_str(j, "a", addr(p, x->a));
+		json_key_str(j, "c", addr(p, x->c));
+		json_key_str(j, "old_succ_a", addr(p, x->old_succ_a));
+		json_key_str(j, "old_succ_c", addr(p, x->old_succ_c));
+		json_key_uint(j, "asterisk", x->asterisk);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+static void json_rgc(struct json *j, const struct cubeplan *p)
+{
+	u32 m = p->ndst, i, g, max = 0;
+	u64 total = 0;
+
+	for (i = 0; m > 1 && i < m; i++) {
+		g = mc_ring_rgc_gap(p->n, p->rgc[i], p->rgc[(i + 1) % m]);
+		total += g;
+		max = g > max ? g : max;
+	}
+	json_key(j, "rgc");
+	json_obj_begin(j);
+	json_addrs(j, p, "ring", p->rgc, m);
+	json_key_uint(j, "hops", total);
+	json_key_uint(j, "max_gap", max);
+	json_obj_end(j);
+}
+
+/* Each pair of the given ring's paths that share links, and the links. */
+static void json_shared(struct json *j, const struct cubeplan *p)
+{
+	u32 m = p->ndst, i, k, d, dims;
+
+	json_key(j, "shared");
+	json_arr_begin(j);
+	for (i = 0; m > 1 && i < m; i++) {
+		for (k = i + 1; k < m; k++) {
+			dims = shared_dims(p, p->given, i, k);
+			if (!dims)
+				continue;
+			json_obj_begin(j);
+			json_key(j, "paths");
+			json_arr_begin(j);
+			json_arr_begin(j);
+			json_str(j, addr(p, p->given[i]));
+			json_str(j, addr(p, p->given[(i + 1) % m]));
+			json_arr_end(j);
+			json_arr_begin(j);
+			json_str(j, addr(p, p->given[k]));
+			json_str(j, addr(p, p->given[(k + 1) % m]));
+			json_arr_end(j);
+			json_arr_end(j);
+			json_key(j, "links");
+			json_arr_begin(j);
+			for (d = p->n; d-- > 0;) {
+				if (!(dims >> d & 1))
+					continue;
+				json_obj_begin(j);
+				json_key_str(j, "node", addr(p,
+					mc_ring_path_node(p->given[i],
+						p->given[(i + 1) % m], d)));
+				json_key_uint(j, "dim", d);
+				json_obj_end(j);
+			}
+			json_arr_end(j);
+			json_obj_end(j);
+		}
+	}
+	json_arr_end(j);
+}
+
+static void json_given(struct json *j, const struct cubeplan *p)
+{
+	json_key(j, "given");
+	json_obj_begin(j);
+	json_addrs(j, p, "ring", p->given, p->ndst);
+	json_ring_paths(j, p, p->given);
+	json_ring_stats(j, &p->gst);
+	json_key_uint(j, "conflicts", p->gconflicts);
+	json_key_bool(j, "disjoint", p->gconflicts == 0);
+	json_shared(j, p);
+	json_obj_end(j);
+}
+
+static int print_ring_json(const struct cubeplan *p, FILE *f)
+{
+	struct json j;
+
+	json_init(&j, f);
+	json_obj_begin(&j);
+	json_key(&j, "topology");
+	json_obj_begin(&j);
+	json_key_str(&j, "kind", "cube");
+	json_key_uint(&j, "n", p->n);
+	json_key_uint(&j, "nodes", mc_cube_nodes(p->n));
+	json_key_str(&j, "routing", "e-cube, highest dimension first");
+	json_obj_end(&j);
+	json_key_str(&j, "algorithm", RING_NAME);
+	json_key_uint(&j, "m", p->ndst);
+	json_addrs(&j, p, "members", p->r.addr, p->ndst);
+	json_addrs(&j, p, "ring", p->order, p->ndst);
+	json_ring_paths(&j, p, p->order);
+	json_merges(&j, p);
+	json_ring_stats(&j, &p->st);
+	json_rgc(&j, p);
+	json_key_uint(&j, "conflicts", 0);
+	json_key(&j, "checks");
+	json_obj_begin(&j);
+	json_key_str(&j, "cycle", "pass");
+	json_key_str(&j, "disjoint", "pass");
+	json_obj_end(&j);
+	json_key_bool(&j, "verified", true);
+	if (p->given)
+		json_given(&j, p);
+	json_obj_end(&j);
+	return json_finish(&j);
+}
+
+/* ---- rings: text ------------------------------------------------------ */
+
+static void text_addrs(const struct cubeplan *p, FILE *f, const u32 *a, u32 m)
+{
+	u32 i;
+
+	for (i = 0; i < m; i++)
+		fprintf(f, " %s", addr(p, a[i]));
+	fputc('\n', f);
+}
+
+/* "0000 -> 0011  hops 2  path 0000 0010 0011", per path of @order. */
+static void text_ring_paths(const struct cubeplan *p, FILE *f,
+			    const u32 *order, bool hops)
+{
+	u32 m = p->ndst, i, u, v;
+
+	if (m < 2)
+		fputs("(one member: no paths)\n", f);
+	for (i = 0; m > 1 && i < m; i++) {
+		u = order[i];
+		v = order[(i + 1) % m];
+		fprintf(f, "%s -> %s  hops %u  path ", addr(p, u), addr(p, v),
+			mc_cube_hops(u, v));
+		put_nodes(p, f, u, v);
+		fputc('\n', f);
+		if (hops) {
+			fputs("        ", f);
+			put_path(p, f, u, v);
+		}
+	}
+}
+
+static void text_ring_total(const char *label, const struct mc_ring_stats *st,
+			    FILE *f)
+{
+	fprintf(f, "%-12s %u path%s, %llu hops, longest %u\n", label,
+		st->paths, st->paths == 1 ? "" : "s",
+		(unsigned long long)st->hops, st->max_hop);
+}
+
+static void text_merges(const struct cubeplan *p, FILE *f)
+{
+	const struct mc_ring_merge *x;
+	u32 i;
+
+	fputs("\nmerges (k, subcube, A of its lower half, C of its upper, Asterisk(A down C),\n"
+	      "        then A's and C's new successors):\n", f);
+	if (!p->r.nmerge)
+		fputs("  none\n", f);
+	for (i = 0; i < p->r.nmerge; i++) {
+		x = &p->r.merge[i];
+		fprintf(f, "  k %u  %s  A %s  C %s  asterisk %u  %s -> %s, %s -> %s\n",
+			x->k, subcube(p, x->a, x->k), addr(p, x->a),
+			addr(p, x->c), x->asterisk, addr(p, x->a),
+			addr(p, x->old_succ_c), addr(p, x->c),
+			addr(p, x->old_succ_a));
+	}
+}
+
+static void text_rgc(const struct cubeplan *p, FILE *f)
+{
+	u32 m = p->ndst, i, g, max = 0;
+	u64 total = 0;
+
+	for (i = 0; m > 1 && i < m; i++) {
+		g = mc_ring_rgc_gap(p->n, p->rgc[i], p->rgc[(i + 1) % m]);
+		total += g;
+		max = g > max ? g : max;
+	}
+	fprintf(f, "rgc ring     %llu hops along the Gray cycle, longest gap %u; order",
+		(unsigned long long)total, max);
+	text_addrs(p, f, p->rgc, m);
+}
+
+static void text_given(const struct cubeplan *p, const struct cube_opts *o,
+		       FILE *f)
+{
+	u32 m = p->ndst, i, k, d, dims, pairs = 0;
+
+	fputs("\ngiven       ", f);
+	text_addrs(p, f, p->given, m);
+	fputc('\n', f);
+	text_ring_paths(p, f, p->given, o->hops);
+	fputc('\n', f);
+	text_ring_total("given total", &p->gst, f);
+	if (!p->gconflicts) {
+		fputs("contention   none: the given ring's paths are pairwise link-disjoint\n",
+		      f);
+		return;
+	}
+	for (i = 0; i < m; i++)
+		for (k = i + 1; k < m; k++)
+			pairs += shared_dims(p, p->given, i, k) != 0;
+	fprintf(f, "contention   %llu shared link%s (Corollary 1) between %u pair%s of paths:\n",
+		(unsigned long long)p->gconflicts,
+		p->gconflicts == 1 ? "" : "s", pairs, pairs == 1 ? "" : "s");
+	for (i = 0; i < m; i++) {
+		for (k = i + 1; k < m; k++) {
+			dims = shared_dims(p, p->given, i, k);
+			if (!dims)
+				continue;
+			fprintf(f, "  %s -> %s and %s -> %s share",
+				addr(p, p->given[i]),
+				addr(p, p->given[(i + 1) % m]),
+				addr(p, p->given[k]),
+				addr(p, p->given[(k + 1) % m]));
+			for (d = p->n; d-- > 0;) {
+				u32 at;
+
+				if (!(dims >> d & 1))
+					continue;
+				at = mc_ring_path_node(p->given[i],
+						       p->given[(i + 1) % m], d);
+				dims &= ~(1u << d);
+				fprintf(f, " %s -> %s (dimension %u)%s",
+					addr(p, at), addr(p, at ^ 1u << d), d,
+					dims ? "," : "");
+			}
+			fputc('\n', f);
+		}
+	}
+}
+
+static int print_ring_text(const struct cubeplan *p, const struct cube_opts *o,
+			   FILE *f)
+{
+	u32 m = p->ndst;
+	u64 pairs = p->st.paths ? (u64)p->st.paths * (p->st.paths - 1) / 2 : 0;
+
+	fprintf(f, "topology     cube:%u, %u nodes, E-cube routing (highest dimension first)\n",
+		p->n, mc_cube_nodes(p->n));
+	fputs("algorithm    ring (group multicast, Lin and Chen: bottom-up merges)\n",
+	      f);
+	fprintf(f, "members      %u:", m);
+	text_addrs(p, f, p->r.addr, m);
+	fputs("ring        ", f);
+	text_addrs(p, f, p->order, m);
+	fprintf(f, "verified     one cycle through the members; %u path%s, %llu pair%s, no shared link\n",
+		p->st.paths, p->st.paths == 1 ? "" : "s",
+		(unsigned long long)pairs, pairs == 1 ? "" : "s");
+	fputc('\n', f);
+	text_ring_paths(p, f, p->order, o->hops);
+	if (o->hops)
+		text_merges(p, f);
+	fputc('\n', f);
+	text_ring_total("total", &p->st, f);
+	if (m > 1)
+		fprintf(f, "multicast    %u round%s of %u concurrent path transfers: %llu transfers, %llu link traversals\n",
+			p->st.rounds, p->st.rounds == 1 ? "" : "s", m,
+			(unsigned long long)p->st.transfers,
+			(unsigned long long)p->st.link_transfers);
+	else
+		fputs("multicast    nothing to send (one member)\n", f);
+	text_rgc(p, f);
+	if (p->given)
+		text_given(p, o, f);
+	return ferror(f) ? -1 : 0;
+}
+
 /* ---- the command ------------------------------------------------------ */
 
 static void cubeplan_free(struct cubeplan *p, struct cube_opts *o)
@@ -771,6 +1409,12 @@ static void cubeplan_free(struct cubeplan *p, struct cube_opts *o)
 	free(p->s.send);
 	free(p->ws);
 	free(p->by_step);
+	free(p->r.addr);
+	free(p->r.succ);
+	free(p->r.merge);
+	free(p->order);
+	free(p->rgc);
+	free(p->given);
 }
 
 static int plan_cube(int argc, char **argv)
@@ -783,10 +1427,16 @@ static int plan_cube(int argc, char **argv)
 	if (!st)
 		st = setup(&p, &o);
 	if (!st)
-		st = make_plan(&p);
+		st = p.ring ? make_ring(&p) : make_plan(&p);
 	if (!st) {
-		int e = o.json ? print_json(&p, stdout) :
-				 print_text(&p, &o, stdout);
+		int e;
+
+		if (p.ring)
+			e = o.json ? print_ring_json(&p, stdout) :
+				     print_ring_text(&p, &o, stdout);
+		else
+			e = o.json ? print_json(&p, stdout) :
+				     print_text(&p, &o, stdout);
 
 		if (e || fflush(stdout))
 			st = perr(MCASTCTL_EINPUT, "cannot write the plan: %s",
@@ -803,7 +1453,7 @@ static bool cube_algorithm(const char *a)
 	for (i = MC_CUBE_UCUBE; i <= MC_CUBE_WSORT; i++)
 		if (!strcmp(a, algo_names[i]))
 			return true;
-	return false;
+	return is_ring(a);
 }
 
 int cmd_plan_cube(int argc, char **argv)
