@@ -102,7 +102,7 @@ static int perr(int status, const char *fmt, ...)
 
 enum {
 	OPT_SEED = 256, OPT_HOPS, OPT_TREE, OPT_PORT, OPT_ORDER, OPT_LENGTH,
-	OPT_TS, OPT_TC, OPT_ROUTE, OPT_COMPARE,
+	OPT_TS, OPT_TC, OPT_ROUTE, OPT_COMPARE, OPT_RING_ORDER,
 };
 
 #define RB_SHORT_OPTS	":t:a:s:d:f:r:jh"
@@ -127,6 +127,8 @@ static const struct option rb_long_opts[] = {
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "route", required_argument, NULL, OPT_ROUTE },
 	{ "compare", required_argument, NULL, OPT_COMPARE },
+	/* known, so that the prescan does not move its argument */
+	{ "ring-order", required_argument, NULL, OPT_RING_ORDER },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -184,6 +186,8 @@ static int bad_option(int c, char **argv)
 
 static int check_opts(const struct rb_opts *o, int argc, char **argv)
 {
+	if (o->other && !strcmp(o->other, "ring-order"))
+		return perr(MCASTCTL_EUSAGE, "--ring-order needs --algorithm ring (--topology cube:N)");
 	if (o->other)
 		return perr(MCASTCTL_EUSAGE, "--%s needs a switch topology (--topology switch:FILE)",
 			    o->other);
@@ -238,6 +242,7 @@ static int take_opt(struct rb_opts *o, int c, char **argv)
 		return 0;
 	case OPT_ROUTE:
 	case OPT_COMPARE:
+	case OPT_RING_ORDER:
 		if (!o->other)
 			o->other = long_name(c);
 		return 0;
