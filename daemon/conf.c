@@ -19,6 +19,7 @@
 
 #include "conf.h"
 #include "parse.h"
+#include "cube.h"
 #include "switchtopo.h"
 #include "view.h"
 
@@ -41,7 +42,8 @@ enum key {
 
 #define KEY_NAMES "topology, port, control_port, transport, algorithm, " \
 		  "heartbeat, suspect, dead, sync, monitors, key"
-#define NODE_ALGOS "auto, u-torus, s-torus, md-torus or mu-torus:R"
+#define NODE_ALGOS "auto, u-torus, s-torus, md-torus, mu-torus:R, binomial, " \
+	"u-cube, maxport, combine, w-sort or ring"
 
 struct parser {
 	const char *name;
@@ -207,19 +209,52 @@ static int set_transport(struct parser *p, const char *v)
 }
 
 /*
+ * A hypercube's (mcast.ko's only; mcastctl plan has them under cube:N):
+ * the planning core's algorithm and r, or false.
+ */
+static bool cube_algorithm(const char *v, enum mc_algo *algo, u32 *r)
+{
+	static const char *const cube[] = {
+		[MC_CUBE_UCUBE] = "u-cube",
+		[MC_CUBE_MAXPORT] = "maxport",
+		[MC_CUBE_COMBINE] = "combine",
+		[MC_CUBE_WSORT] = "w-sort",
+	};
+	u32 i;
+
+	*r = 0;
+	*algo = MC_ALGO_RING;
+	if (!strcmp(v, "ring"))
+		return true;
+	*algo = MC_ALGO_CUBE;
+	for (i = 0; i < sizeof(cube) / sizeof(cube[0]); i++) {
+		*r = i;
+		if (!strcmp(v, cube[i]))
+			return true;
+	}
+	return false;
+}
+
+/*
  * What a node may be set to: parse_algorithm()'s names less "separate"
- * (no node multicasts that way), plus "auto"; R as the kernel takes it.
+ * (no node multicasts that way), plus "auto" and a hypercube's; R as the
+ * kernel takes it.
  */
 static int set_algorithm(struct parser *p, const char *v)
 {
 	static const char *const names[] = {
 		"auto", "u-torus", "s-torus", "md-torus", "mu-torus",
+		"binomial",
 	};
 	struct mcd_conf *c = p->c;
 	size_t len = strcspn(v, ":"), i, n = sizeof(names) / sizeof(names[0]);
 	char why[PARSE_ERR_MAX], q[QUOTE];
 
 	printable(v, q, sizeof(q));
+	if (cube_algorithm(v, &c->algo, &c->algo_r)) {
+		strcpy(c->algorithm, v);
+		return 0;
+	}
 	for (i = 0; i < n; i++) {
 		if (strlen(names[i]) == len && !strncmp(v, names[i], len))
 			break;

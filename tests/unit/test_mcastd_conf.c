@@ -275,7 +275,7 @@ static void test_cluster_errors(void)
 	FAILS(CL "transport = abcdefghijklmnop\n" ND, "transport too long",
 	      "t.conf:3:", "up to 15 characters");
 	FAILS(CL "algorithm = separate\n" ND, "separate is no node algorithm",
-	      "t.conf:3: algorithm \"separate\": expected auto, u-torus, s-torus, md-torus or mu-torus:R");
+	      "t.conf:3: algorithm \"separate\": expected auto, u-torus, s-torus, md-torus, mu-torus:R, binomial, u-cube, maxport, combine, w-sort or ring");
 	FAILS(CL "algorithm = mu-torus\n" ND, "mu-torus without R",
 	      "t.conf:3:", "partition size");
 	FAILS(CL "algorithm = mu-torus:1\n" ND, "mu-torus:1", "t.conf:3:",
@@ -410,6 +410,39 @@ static void test_cross_errors(void)
 	      "path-based algorithm on unequal radices",
 	      "t.conf:3: algorithm md-torus cannot run on torus:4x2",
 	      "equal radices");
+	FAILS("[cluster]\ntopology = torus:4x4\nalgorithm = maxport\n" ND,
+	      "a hypercube's algorithm on a 4x4 torus",
+	      "t.conf:3: algorithm maxport cannot run on torus:4x4",
+	      "hypercube");
+	FAILS("[cluster]\ntopology = torus:4x4\nalgorithm = ring\n" ND,
+	      "ring on a 4x4 torus",
+	      "t.conf:3: algorithm ring cannot run on torus:4x4", "hypercube");
+}
+
+/* cube:N and the hypercube's algorithms (mcast.ko's, by name). */
+static void test_cube(void)
+{
+	static const char *const names[] = { "u-cube", "maxport", "combine",
+					     "w-sort", "ring", "binomial" };
+	char text[256], err[MCD_CONF_ERR_MAX] = "";
+	struct mcd_conf c;
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(text, sizeof(text),
+			 "[cluster]\ntopology = cube:3\nalgorithm = %s\n"
+			 "[nodes]\n0,0,0 = 10.77.0.1\n", names[i]);
+		rc = mcd_conf_parse(text, "t.conf", &c, err);
+		ok(!rc && !strcmp(c.algorithm, names[i]) &&
+		   c.algo == (i < 4 ? MC_ALGO_CUBE : i == 4 ? MC_ALGO_RING :
+			      MC_ALGO_BINOMIAL) &&
+		   c.algo_r == (i < 4 ? i : 0) && c.torus.n == 3 &&
+		   c.torus.k[2] == 2,
+		   "cube:3 with algorithm %s: %s", names[i], rc ? err : "parsed");
+		if (!rc)
+			mcd_conf_free(&c);
+	}
 }
 
 static void test_text_errors(void)
@@ -762,6 +795,7 @@ int main(void)
 	test_node_errors();
 	test_group_errors();
 	test_cross_errors();
+	test_cube();
 	test_text_errors();
 	test_lookups();
 	test_many();
