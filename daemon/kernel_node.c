@@ -26,6 +26,7 @@ static const char *const algo_names[__MCAST_ALGORITHM_MAX] = {
 	[MCAST_ALGORITHM_MAXPORT] = "maxport",
 	[MCAST_ALGORITHM_COMBINE] = "combine",
 	[MCAST_ALGORITHM_WSORT] = "w-sort",
+	[MCAST_ALGORITHM_RING] = "ring",
 };
 
 /* "mu-torus:4" into (MCAST_ALGORITHM_MUTORUS, 4); conf.c checked it. */

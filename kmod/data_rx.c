@@ -139,7 +139,8 @@ static const char *mcast_piece_find(struct mcast_net *mn,
 
 /*
  * A software worm's table: this node's piece first, and the whole table
- * (what this node passes on too) a run of an H-cycle with sane levels.
+ * (what this node passes on too) a run of an H-cycle with sane levels (a
+ * ring's: nodes of the cube, none twice; the ring is the sender's to make).
  */
 static const char *mcast_chain_check(struct mcast_net *mn,
 				     struct mcast_job *job, u32 at)
@@ -159,8 +160,8 @@ static const char *mcast_chain_check(struct mcast_net *mn,
 			why = "a level above the torus's dimensions";
 	}
 	if (!why)
-		mc_piece_verify(&mn->torus, MC_ORDER_HAM, ids, job->count,
-				&why);
+		mc_algo_piece_verify(&mn->torus, job->algo, ids, job->count,
+				     &why);
 	kvfree(ids);
 	return why;
 }
@@ -276,11 +277,11 @@ static u32 mcast_data_check(struct mcast_net *mn, const struct mcw_hdr *h,
 	    len > MCAST_MAX_MSG || be32_to_cpu(h->src) >= mn->torus.nodes)
 		return 0;
 	/* an algorithm this torus runs, and r only where it has one */
-	if (algo > MC_ALGO_CUBE ||
+	if (algo > MC_ALGO_RING ||
 	    ((h->flags & MCW_F_CHAIN) && !mc_algo_is_path_based(algo)) ||
 	    (algo == MC_ALGO_MUTORUS ? h->pad < 2 :
 	     algo != MC_ALGO_CUBE && h->pad) ||
-	    ((mc_algo_is_path_based(algo) || algo == MC_ALGO_CUBE) &&
+	    (algo >= MC_ALGO_STORUS && algo != MC_ALGO_BINOMIAL &&
 	     mc_algo_supported(&mn->torus, algo, h->pad, NULL)))
 		return 0;
 	total = (u64)count * MCW_ENTRY + len;

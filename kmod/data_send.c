@@ -15,6 +15,7 @@
 #include "chain.h"
 #include "schedule.h"
 #include "cube.h"
+#include "ring.h"
 
 static struct mcast_tstream *mcast_tstream(struct mcast_net *mn, u32 group)
 {
@@ -185,6 +186,15 @@ static int mcast_pick_algo(struct mcast_net *mn,
 		job->r = mcast_cube_algo(a);
 		return 0;
 	}
+	if (a == MCAST_ALGORITHM_RING &&
+	    !(flags & (MCAST_SEND_SEPARATE | MCAST_SEND_NO_OFFLOAD))) {
+		/* a software worm along E-cube paths: no IR hardware's */
+		if (need || mc_algo_supported(&mn->torus, MC_ALGO_RING, 0, NULL))
+			return need || (flags & MCAST_SEND_ALGORITHM) ?
+			       -EOPNOTSUPP : 0;
+		job->algo = MC_ALGO_RING;
+		return 0;
+	}
 	if (flags & (MCAST_SEND_NO_OFFLOAD | MCAST_SEND_SEPARATE) ||
 	    (a == MCAST_ALGORITHM_UTORUS && !need))
 		return 0;
@@ -231,9 +241,38 @@ static int mcast_cube_order(struct mcast_net *mn, u8 cube_algo, u32 *chain,
 }
 
 /*
+ * The members' contention-free ring (ring.h; the same for every sender,
+ * as it depends on the set alone) into @chain, rotated to this node.
+ */
+static int mcast_ring_order(struct mcast_net *mn, u32 *chain, u32 m,
+			    u32 self, struct mc_chain *c)
+{
+	u32 *addr = kvmalloc_array(m, sizeof(u32), GFP_KERNEL);
+	u32 *succ = kvmalloc_array(m, sizeof(u32), GFP_KERNEL);
+	struct mc_ring r = { .addr = addr, .succ = succ };
+	int err = -ENOMEM;
+
+	if (addr && succ)
+		err = mc_ring_build(&r, mn->torus.n, chain, m, NULL);
+	if (!err)
+		err = mc_ring_order(&r, chain);
+	kvfree(addr);
+	kvfree(succ);
+	if (err)
+		return err;
+	c->node = chain;
+	c->len = m;
+	c->rot = 0;
+	while (c->rot < m && chain[c->rot] != self)
+		c->rot++;
+	return c->rot < m ? 0 : -EINVAL;
+}
+
+/*
  * The order a send plans over, rotated to this node into @c: the R-chain
  * (@chain sorted by id is <_d; by rank on a switched cluster, seed 001's
- * order), node ids for binomial, for worms the H-cycle, or the cube's.
+ * order), node ids for binomial, for worms the H-cycle, the cube's or the
+ * ring.
  */
 static int mcast_send_order(struct mcast_net *mn, const struct mcast_job *pick,
 			    u32 *chain, u32 m, u32 self, struct mc_chain *c)
@@ -243,6 +282,8 @@ static int mcast_send_order(struct mcast_net *mn, const struct mcast_job *pick,
 
 	if (pick->algo == MC_ALGO_CUBE)
 		return mcast_cube_order(mn, pick->r, chain, m, self, c);
+	if (pick->algo == MC_ALGO_RING)
+		return mcast_ring_order(mn, chain, m, self, c);
 
 	if (o == MC_ORDER_HAM || mn->torus.rank)
 		err = mc_chain_sort(&mn->torus, o, chain, m, NULL);

@@ -8,19 +8,41 @@
 
 enum mc_routing mc_algo_routing(const struct mc_torus *t, enum mc_algo a)
 {
-	return mc_algo_is_path_based(a) ? MC_ROUTE_UTPR : mc_unicast_routing(t);
+	return mc_algo_is_mtorus(a) ? MC_ROUTE_UTPR : mc_unicast_routing(t);
 }
 
 enum mc_order mc_algo_order(enum mc_algo a)
 {
 	if (a == MC_ALGO_BINOMIAL)
 		return MC_ORDER_ID;
-	return mc_algo_is_path_based(a) ? MC_ORDER_HAM : MC_ORDER_DIM;
+	return mc_algo_is_mtorus(a) ? MC_ORDER_HAM : MC_ORDER_DIM;
+}
+
+/* A ring's piece: nodes of @t, none twice (the ring itself is the sender's). */
+static int ring_piece_verify(const struct mc_torus *t, const u32 *nodes,
+			     u32 len, const char **why)
+{
+	u32 i, j;
+
+	for (i = 0; i < len; i++) {
+		for (j = 0; j < i && nodes[i] < t->nodes; j++)
+			if (nodes[j] == nodes[i])
+				break;
+		if (nodes[i] >= t->nodes || j < i) {
+			if (why)
+				*why = nodes[i] >= t->nodes ?
+				       "node outside the torus" : "node repeated";
+			return -EINVAL;
+		}
+	}
+	return 0;
 }
 
 int mc_algo_piece_verify(const struct mc_torus *t, enum mc_algo algo,
 			 const u32 *nodes, u32 len, const char **why)
 {
+	if (algo == MC_ALGO_RING)
+		return ring_piece_verify(t, nodes, len, why);
 	if (algo != MC_ALGO_CUBE)
 		return mc_piece_verify(t, mc_algo_order(algo), nodes, len, why);
 	if (!mc_torus_is_cube(t)) {
@@ -34,7 +56,7 @@ int mc_algo_piece_verify(const struct mc_torus *t, enum mc_algo algo,
 bool mc_algo_piece_has(const struct mc_torus *t, enum mc_algo algo,
 		       const u32 *nodes, u32 len, u32 id)
 {
-	if (algo == MC_ALGO_CUBE)
+	if (algo == MC_ALGO_CUBE || algo == MC_ALGO_RING)
 		return mc_cube_piece_has(nodes, len, id);
 	return mc_piece_has(t, mc_algo_order(algo), nodes, len, id);
 }
@@ -44,17 +66,19 @@ int mc_algo_supported(const struct mc_torus *t, enum mc_algo a, u32 r,
 {
 	const char *msg = NULL;
 
-	if (a > MC_ALGO_CUBE)
+	if (a > MC_ALGO_RING)
 		msg = "unknown algorithm";
 	else if (a == MC_ALGO_CUBE && !mc_torus_is_cube(t))
 		msg = "u-cube, maxport, combine and w-sort need a hypercube (every radix 2)";
+	else if (a == MC_ALGO_RING && !mc_torus_is_cube(t))
+		msg = "ring needs a hypercube (every radix 2)";
 	else if (a == MC_ALGO_CUBE && r > MC_CUBE_WSORT)
 		msg = "unknown hypercube algorithm";
-	else if (mc_algo_is_path_based(a) && t->rank)
+	else if (mc_algo_is_mtorus(a) && t->rank)
 		msg = "a switched cluster multicasts over its up*/down* order only (u-torus)";
-	else if (mc_algo_is_path_based(a) && t->links != MC_LINKS_UNI)
+	else if (mc_algo_is_mtorus(a) && t->links != MC_LINKS_UNI)
 		msg = "path-based algorithms (UTPR) need a unidirectional torus";
-	else if (mc_algo_is_path_based(a) && !t->regular)
+	else if (mc_algo_is_mtorus(a) && !t->regular)
 		msg = "path-based algorithms need equal radices in every dimension (Hamiltonian labels, Eq 5.2)";
 	else if (a == MC_ALGO_MUTORUS && (r < 2 || r > MC_MU_MAX_R))
 		msg = "mu-torus partition size r must be 2 to 65536";
@@ -203,6 +227,7 @@ int mc_sender_next(struct mc_sender *s, struct mc_dest *out, u32 max)
 	case MC_ALGO_BINOMIAL:
 		return next_utorus(s, out, max);
 	case MC_ALGO_STORUS:
+	case MC_ALGO_RING:
 		return next_uniform(s, out, max, s->len);
 	case MC_ALGO_MUTORUS:
 		return next_uniform(s, out, max, s->r);
@@ -291,8 +316,8 @@ int mc_plan(struct mc_schedule *s, const struct mc_torus *t, enum mc_algo algo,
 	int err;
 
 	err = mc_algo_supported(t, algo, r, why);
-	if (!err && algo == MC_ALGO_CUBE)
-		err = plan_fail(why, "the hypercube's algorithms plan with mc_cube_plan");
+	if (!err && (algo == MC_ALGO_CUBE || algo == MC_ALGO_RING))
+		err = plan_fail(why, "the hypercube's algorithms plan with mc_cube_plan or mc_ring_build");
 	if (err)
 		return err;
 	s->t = t;

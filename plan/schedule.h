@@ -37,6 +37,12 @@ enum mc_algo {
 	 * all-port unicast trees over E-cube routing (cube.h).
 	 */
 	MC_ALGO_CUBE = 6,
+	/*
+	 * Seed 004 on a hypercube: the members' contention-free ring
+	 * (ring.h), one worm from the sender along it to its predecessor,
+	 * run in software as a chain (E-cube paths, not UTPR's).
+	 */
+	MC_ALGO_RING = 7,
 };
 
 #define MC_MU_MAX_R	65536
@@ -72,11 +78,20 @@ struct mc_schedule {
 	u32 steps;		/* steps or phases */
 };
 
-/* Whether @algo sends worms (needs intermediate reception, UTPR). */
+/*
+ * Whether @algo sends worms (multi-destination messages; intermediate
+ * reception, UTPR, but for the ring's, which go in software only).
+ */
 static inline bool mc_algo_is_path_based(enum mc_algo a)
 {
 	return a == MC_ALGO_STORUS || a == MC_ALGO_MDTORUS ||
-	       a == MC_ALGO_MUTORUS;
+	       a == MC_ALGO_MUTORUS || a == MC_ALGO_RING;
+}
+
+/* Path-based on a torus: the M-torus family over UTPR and the H-cycle. */
+static inline bool mc_algo_is_mtorus(enum mc_algo a)
+{
+	return mc_algo_is_path_based(a) && a != MC_ALGO_RING;
 }
 
 /*

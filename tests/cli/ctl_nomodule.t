@@ -108,7 +108,7 @@ ctl "node set algorithm without a value" 2 "algorithm needs a value" \
 	node set algorithm
 ctl "node set algorithm twice" 2 "algorithm given twice" \
 	node set algorithm auto algorithm u-torus
-forms="expected auto, u-torus, s-torus, md-torus, mu-torus, mu-torus:R, binomial, u-cube, maxport, combine or w-sort"
+forms="expected auto, u-torus, s-torus, md-torus, mu-torus, mu-torus:R, binomial, u-cube, maxport, combine, w-sort or ring"
 ctl "node set algorithm separate: the accepted forms" 1 \
 	"algorithm \"separate\": $forms" node set algorithm separate
 ctl "node set algorithm in capitals" 1 "algorithm \"U-TORUS\": $forms" \

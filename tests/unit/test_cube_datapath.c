@@ -19,7 +19,11 @@
  *       itself in front, is again a piece receivers accept, and the rest
  *       still reach everyone but the dead;
  *   (e) pieces a receiver must refuse: empty, a node outside the cube, a
- *       repeat, not cube-ordered; mc_algo_piece_has.
+ *       repeat, not cube-ordered; mc_algo_piece_has;
+ *   (f) the ring (MC_ALGO_RING): supported on hypercubes only; the ring a
+ *       sender builds from its member list depends on the set alone (so
+ *       every sender's message travels the same disjoint paths); a chain
+ *       table with a repeat or a node outside the cube is refused.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +32,7 @@
 #include "tutil.h"
 #include "cube.h"
 #include "schedule.h"
+#include "ring.h"
 
 #define MAXN	256
 
@@ -72,8 +77,8 @@ static void supported(void)
 	ok(rc == -EINVAL && why && strstr(why, "unknown"),
 	   "cube algorithm 4 (hand-made) is no algorithm a send runs (%s)",
 	   why ? why : "");
-	ok(mc_algo_supported(&c4, MC_ALGO_CUBE + 1, 0, NULL) == -EINVAL,
-	   "algorithm 7: unknown");
+	ok(mc_algo_supported(&c4, MC_ALGO_RING + 1, 0, NULL) == -EINVAL,
+	   "algorithm 8: unknown");
 	s.order = order;
 	s.msg = msg;
 	s.dest = dest;
@@ -270,10 +275,64 @@ static void pieces(void)
 	}
 }
 
+/* The kernel's ring order from @set[0..m-1] into @order; 0 or an errno. */
+static int ring_of(u32 n, const u32 *set, u32 m, u32 *order)
+{
+	static u32 addr[MAXN], succ[MAXN];
+	struct mc_ring r = { .addr = addr, .succ = succ };
+	int err = mc_ring_build(&r, n, set, m, NULL);
+
+	return err ? err : mc_ring_order(&r, order);
+}
+
+/* (f) */
+static void rings(void)
+{
+	static u32 set[MAXN], perm[MAXN], o1[MAXN], o2[MAXN];
+	const u32 rep[] = { 3, 5, 3 }, out[] = { 3, 300 };
+	struct mc_torus c4, t44;
+	u32 n, trial, m, i, j, t, differ = 0, cases = 0;
+
+	cube_torus(&c4, 4);
+	mk_regular(&t44, 2, 4, MC_LINKS_BI);
+	ok(!mc_algo_supported(&c4, MC_ALGO_RING, 0, NULL) &&
+	   mc_algo_supported(&t44, MC_ALGO_RING, 0, NULL) == -EINVAL,
+	   "ring runs on the 4-cube, not on a 4x4 torus");
+	ok(mc_algo_is_path_based(MC_ALGO_RING) && !mc_algo_is_mtorus(MC_ALGO_RING) &&
+	   mc_algo_order(MC_ALGO_RING) != MC_ORDER_HAM,
+	   "ring sends worms, but not the M-torus family's (no H-cycle, no UTPR)");
+	srand(4004);
+	for (n = 1; n <= 8; n++) {
+		for (trial = 0; trial < 40; trial++) {
+			m = 1 + random_dests(n, 0, set + 1);
+			set[0] = 0;
+			memcpy(perm, set, m * sizeof(u32));
+			for (i = m - 1; i > 0; i--) {	/* shuffle */
+				j = rnd(i + 1);
+				t = perm[i];
+				perm[i] = perm[j];
+				perm[j] = t;
+			}
+			cases++;
+			if (ring_of(n, set, m, o1) || ring_of(n, perm, m, o2) ||
+			    memcmp(o1, o2, m * sizeof(u32)))
+				differ++;
+		}
+	}
+	is_int(differ, 0,
+	       "%u member sets on cubes 1..8: the ring from a shuffled list is the same ring",
+	       cases);
+	ok(mc_algo_piece_verify(&c4, MC_ALGO_RING, rep, 3, NULL) == -EINVAL &&
+	   mc_algo_piece_verify(&c4, MC_ALGO_RING, out, 2, NULL) == -EINVAL &&
+	   !mc_algo_piece_verify(&c4, MC_ALGO_RING, rep, 2, NULL),
+	   "a ring's chain table: a repeat or a node outside the cube is refused, distinct nodes pass");
+}
+
 int main(void)
 {
 	supported();
 	distributed();
 	pieces();
+	rings();
 	return done_testing();
 }

@@ -48,6 +48,7 @@ static inline const char *algo_name(enum mc_algo a)
 	case MC_ALGO_MUTORUS: return "mu-torus";
 	case MC_ALGO_BINOMIAL: return "binomial";
 	case MC_ALGO_CUBE: return "cube";
+	case MC_ALGO_RING: return "ring";
 	}
 	return "?";
 }

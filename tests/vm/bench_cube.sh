@@ -98,5 +98,71 @@ if [ "$rc" = 0 ]; then
 	echo " above 1 this method is faster)"
 	sed 's/^/csv: /' "$W/csv"
 fi
+# Rings (seed 004): every member of a group sends at once.  Group 9 of
+# all N members; each sends RING_COUNT messages of each size, all members
+# at the same time, with algorithm ring, then again as m separate U-torus
+# multicasts (u-torus) and Maxport trees: the time from the first send
+# until every sender's completion-mode sends have returned, and the
+# aggregate throughput (MB/s of payload delivered: m senders x count x
+# size x (m - 1) receivers, over that time).
+RING_M=$N
+RING_COUNT=${BENCH_CUBE_RING_COUNT:-4}
+RING_SIZES=${BENCH_CUBE_RING_SIZES:-1K 64K 1M}
+bytes_of() { # 64K -> 65536
+	echo "$1" | awk '{ v = $1 + 0; if ($1 ~ /K$/) v *= 1024; if ($1 ~ /M$/) v *= 1048576; print v }'
+}
+if [ "$rc" = 0 ] && mcastbed up "cube:$DIM" > "$W/up2" 2>&1; then
+	mem=$(seq 0 $((RING_M - 1)) | tr '\n' ' ')
+	mcastbed group 9 all > /dev/null
+	echo "======== rings: $RING_M members of cube:$DIM all sending at once, $RING_COUNT messages each"
+	printf "%5s %-8s | %8s | %9s | %s\n" size method "time (s)" "MB/s" "ring's speed-up"
+	for sz in $RING_SIZES; do
+		b=$(bytes_of "$sz")
+		for a in u-torus maxport ring; do
+			for u in $mem; do
+				mcastbed exec "$u" mcast_probe rx 9 600000 $((RING_M * RING_COUNT)) \
+					> "$W/rr.$u" 2>&1 &
+			done
+			for u in $mem; do
+				wait_lines 1 '^ready' "$W/rr.$u"
+			done
+			t0=$(awk '{ print $1 }' /proc/uptime)
+			pids=''
+			for u in $mem; do
+				mcastbed exec "$u" mcast_probe tx g:9 "$b" count="$RING_COUNT" \
+					algo="$a" wait=300000 > "$W/rt.$u" 2>&1 &
+				pids="$pids $!"
+			done
+			# shellcheck disable=SC2086
+			wait $pids
+			t1=$(awk '{ print $1 }' /proc/uptime)
+			ok=$(cat "$W"/rt.* | grep -c 'rc=0 nfailed=0')
+			for u in $mem; do
+				wait_lines $((RING_M * RING_COUNT)) '^msg ' "$W/rr.$u" ||
+					echo "bench_cube: node $u did not get every message"
+				kill "$(sed -n 's/^ready .* pid=\([0-9]*\)$/\1/p' "$W/rr.$u")" 2>/dev/null
+			done
+			[ "$ok" = $((RING_M * RING_COUNT)) ] ||
+				{ echo "bench_cube: $a: $ok of $((RING_M * RING_COUNT)) sends completed"; rc=1; }
+			echo "$sz $a $t0 $t1" >> "$W/ring"
+			rm -f "$W"/rt.* "$W"/rr.*
+		done
+	done
+	awk -v m="$RING_M" -v c="$RING_COUNT" '
+		function bytes(s,   v) { v = s + 0; if (s ~ /K$/) v *= 1024; if (s ~ /M$/) v *= 1048576; return v }
+		{ t = $4 - $3; if (t <= 0) t = 0.01; tp = m * c * bytes($1) * (m - 1) / t / 1e6
+		  T[$1, $2] = t; P[$1, $2] = tp; if (!($1 in seen)) { seen[$1] = 1; k[n++] = $1 } }
+		END {
+			for (i = 0; i < n; i++) {
+				s = k[i]
+				split("u-torus maxport ring", A, " ")
+				for (j = 1; j <= 3; j++)
+					printf "%5s %-8s | %8.2f | %9.2f | %s\n", s, A[j], T[s, A[j]], P[s, A[j]],
+						A[j] == "ring" ? "" : sprintf("%.2fx", T[s, A[j]] / T[s, "ring"])
+			}
+		}' "$W/ring"
+	echo "(speed-up: that method's time over ring's; above 1 the ring is faster)"
+	mcastbed down > /dev/null 2>&1
+fi
 rmmod mcast
 exit $rc

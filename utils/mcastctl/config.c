@@ -168,9 +168,10 @@ static const char *const node_algos[__MCAST_ALGORITHM_MAX] = {
 	[MCAST_ALGORITHM_MAXPORT] = "maxport",
 	[MCAST_ALGORITHM_COMBINE] = "combine",
 	[MCAST_ALGORITHM_WSORT] = "w-sort",
+	[MCAST_ALGORITHM_RING] = "ring",
 };
 
-#define NODE_ALGOS "auto, u-torus, s-torus, md-torus, mu-torus, mu-torus:R, binomial, u-cube, maxport, combine or w-sort"
+#define NODE_ALGOS "auto, u-torus, s-torus, md-torus, mu-torus, mu-torus:R, binomial, u-cube, maxport, combine, w-sort or ring"
 #define NODE_ALGO_R_MAX 255	/* MCAST_NODE_A_ALGO_R: one header byte */
 
 static const char *node_algo_name(u8 algo)
@@ -225,6 +226,8 @@ static const char *algo_note(const struct ctl_node *node, char *buf,
 		return "";
 	if (a == MCAST_ALGORITHM_BINOMIAL)
 		return node->t.rank ? " (over node ids, not the switches' order)" : "";
+	if (a == MCAST_ALGORITHM_RING)
+		return " (a software worm along the members' ring)";
 	if (a >= MCAST_ALGORITHM_UCUBE)
 		return " (all-port, E-cube)";
 	if (mc_algo_supported(&node->t, MC_ALGO_STORUS, 0, &why)) {
@@ -270,7 +273,8 @@ void cmd_node_usage(FILE *f)
 	      "mu-torus (keeping its R), mu-torus:R (R 2 to 255) or binomial (u-torus's\n"
 	      "halving over node ids: a topology-blind tree); on a hypercube\n"
 	      "(cube:N, or a torus whose every radix is 2) also u-cube, maxport,\n"
-	      "combine or w-sort (seed 000 ch. 3, all-port).  The path-based\n"
+	      "combine, w-sort (seed 000 ch. 3, all-port) or ring (seed 004: the\n"
+	      "members' contention-free ring, for many senders).  The path-based\n"
 	      "ones (s-, md-, mu-torus) need a unidirectional torus with equal\n"
 	      "radices; without ir on the transport their worms go in software.\n"
 	      "switch:FILE: a switched cluster (a topology file: link A B, host N S,\n"

@@ -95,7 +95,8 @@ static void usage(FILE *f)
 		"IDS: node ids, comma-separated (a-b ranges allowed).  LIST: comma-\n"
 		"separated; sizes take K and M.  Defaults: --sizes 8,64,1K,16K,256K,1M,4M\n"
 		"--iters 20, --methods u-torus,separate (also: s-torus, md-torus,\n"
-		"mu-torus[:R], auto, binomial, u-cube, maxport, combine, w-sort; all =\n"
+		"mu-torus[:R], auto, binomial, u-cube, maxport, combine, w-sort, ring;\n"
+		"all =\n"
 		"u-torus,separate), --timeout-ms 600000\n"
 		"(send; msg: the kernel's\n"
 		"30000), --idle 60.  --counts uses the first C members for each C (not\n"
@@ -350,13 +351,14 @@ static int cmp_double(const void *a, const void *b)
  * algorithms, so an IR node's auto does not turn it into worms),
  * separate, s-torus, md-torus, mu-torus[:R], auto, binomial (u-torus's
  * halving over node ids: on a switched cluster, the topology-blind tree),
- * or on a hypercube u-cube, maxport, combine, w-sort (trees too).
+ * or on a hypercube u-cube, maxport, combine, w-sort (trees too) or ring
+ * (a worm in software).
  */
 static int parse_method(const char *word, size_t n, struct method *m)
 {
 	static const char *const algos[] = {
 		"auto", "u-torus", "s-torus", "md-torus", "mu-torus",
-		"binomial", "u-cube", "maxport", "combine", "w-sort",
+		"binomial", "u-cube", "maxport", "combine", "w-sort", "ring",
 	};
 	unsigned long r = 0;
 	uint32_t a;
@@ -383,7 +385,8 @@ static int parse_method(const char *word, size_t n, struct method *m)
 				return -1;
 		}
 		m->kind = a == MCAST_ALGORITHM_UTORUS ||
-			  a >= MCAST_ALGORITHM_BINOMIAL ? M_UTORUS : M_PATH;
+			  (a >= MCAST_ALGORITHM_BINOMIAL &&
+			   a != MCAST_ALGORITHM_RING) ? M_UTORUS : M_PATH;
 		m->flags = MCAST_SEND_ALGORITHM;
 		m->algorithm = a | (uint32_t)r << 8;
 		return 0;

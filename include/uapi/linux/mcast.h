@@ -439,6 +439,16 @@ enum mcast_algorithm {
 	MCAST_ALGORITHM_MAXPORT,
 	MCAST_ALGORITHM_COMBINE,
 	MCAST_ALGORITHM_WSORT,
+	/*
+	 * On a hypercube: seed 004's group-multicast ring.  The members
+	 * (sender included) are linked into a ring whose E-cube paths share
+	 * no link, and a message travels it from the sender's successor to
+	 * its predecessor, each member delivering and passing it on as it
+	 * arrives: every member can send at once without contention.  A
+	 * software worm (chain), never offloaded: with MCAST_SEND_OFFLOAD
+	 * -EOPNOTSUPP.
+	 */
+	MCAST_ALGORITHM_RING,
 	__MCAST_ALGORITHM_MAX,
 };
 

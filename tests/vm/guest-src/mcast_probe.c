@@ -2081,7 +2081,7 @@ static uint32_t parse_algo(const char *s)
 {
 	static const char *const names[] = {
 		"auto", "u-torus", "s-torus", "md-torus", "mu-torus", "binomial",
-		"u-cube", "maxport", "combine", "w-sort",
+		"u-cube", "maxport", "combine", "w-sort", "ring",
 	};
 	size_t n = strcspn(s, ":");
 	uint32_t a;

@@ -80,7 +80,9 @@ esac
 
 # The algorithm (enum mcast_algorithm; mcastctl's words: ctl_config.t).
 run_ok "NODE_SET mu-torus (4) with r 4" mcast_probe node-set 4,4 1,2 algo=4 r=4
-expect_err "NODE_SET with algorithm 6: ERANGE (policy)" ERANGE \
+expect_err "NODE_SET with algorithm 11: ERANGE (policy)" ERANGE \
+	node-set 4,4 1,2 algo=11
+expect_err "NODE_SET with algorithm 6 (u-cube) on a 4x4 torus: EINVAL" EINVAL \
 	node-set 4,4 1,2 algo=6
 expect_err "NODE_SET with r 1: ERANGE (policy)" ERANGE node-set 4,4 1,2 r=1
 expect_err "NODE_SET with r 256: ERANGE (policy)" ERANGE node-set 4,4 1,2 r=256

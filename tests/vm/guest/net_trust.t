@@ -107,7 +107,9 @@ trust_worms() {
 	wait_lines 1 '^ready' "$W/rx.1" || fail "$TP: receiver ready" "$(cat "$W/rx.1")"
 	mal0=$(netstat_of 1 rx_malformed)
 	x=400
-	for bad in "flags=0x18 piece=1:0" "flags=0x10 pad=0 piece=0x80000001:0" \
+	# (0x18: algorithm 6, a hypercube's, pad 4 no such one; torus:2x2 is
+	# the 2-cube)
+	for bad in "flags=0x18 pad=4 piece=1:0" "flags=0x10 pad=0 piece=0x80000001:0" \
 		"flags=0x08 pad=4 piece=0x80000001:0" "flags=0x20 piece=1:0" \
 		"flags=0x08 piece=1:0" "flags=0x08 piece=0x80000001:0,0x80000001:0" \
 		"flags=0x08 piece=0x89000001:0" "flags=0x08 piece=0x80000001:0,0x40000003:0" \
