@@ -236,9 +236,9 @@ B=(plan -t cube:4 -a w-sort -s 0000)
 fails "cube:0" 1 'topology "cube:0": cube:N takes a dimension N of 1..20' plan -t cube:0 -a u-cube -s 0 -d 1
 fails "cube:21" 1 'topology "cube:21": cube:N takes a dimension N of 1..20' plan -t cube:21 -a u-cube -s 0 -d 1
 fails "cube:x" 1 'topology "cube:x": cube:N takes a dimension N of 1..20' plan -t cube:x -a u-cube -s 0 -d 1
-fails "unknown algorithm" 1 'unknown algorithm "u-torus" (a cube takes u-cube, maxport, combine or w-sort)' "${B[@]/w-sort/u-torus}" -d 0001
+fails "unknown algorithm" 1 'unknown algorithm "u-torus" (a cube takes u-cube, maxport, combine, w-sort or ring)' "${B[@]/w-sort/u-torus}" -d 0001
 fails "a cube algorithm on a torus" 2 '--algorithm w-sort needs a cube topology (--topology cube:N)' plan -t torus:4x4 -a w-sort -s 0,0 -d 1,1
-fails "missing --algorithm" 2 'missing --algorithm (u-cube, maxport, combine or w-sort)' plan -t cube:4 -s 0000 -d 0001
+fails "missing --algorithm" 2 'missing --algorithm (u-cube, maxport, combine, w-sort or ring)' plan -t cube:4 -s 0000 -d 0001
 fails "unknown port model" 1 'unknown port model "two" (all or one)' "${B[@]}" -d 0001 --port two
 fails "source too short" 1 '--source: "000" is not a node of cube:4 (4 binary digits, highest bit first)' plan -t cube:4 -a w-sort -s 000 -d 0001
 fails "source not binary" 1 '--source: "0002" is not a node of cube:4 (4 binary digits, highest bit first)' plan -t cube:4 -a w-sort -s 0002 -d 0001

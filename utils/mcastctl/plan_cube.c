@@ -208,7 +208,7 @@ static int check_opts(const struct cube_opts *o, int argc, char **argv)
 		return perr(MCASTCTL_EUSAGE, "unexpected argument \"%.64s\" (one address or comma list per --dest)",
 			    argv[optind]);
 	if (!o->algorithm)
-		return perr(MCASTCTL_EUSAGE, "missing --algorithm (u-cube, maxport, combine or w-sort)");
+		return perr(MCASTCTL_EUSAGE, "missing --algorithm (u-cube, maxport, combine, w-sort or ring)");
 	if (is_ring(o->algorithm))
 		return check_ring_opts(o, sources);
 	if (o->ring_order)
@@ -519,7 +519,7 @@ static int parse_values(struct cubeplan *p, const struct cube_opts *o)
 		if (!strcmp(o->algorithm, algo_names[i]))
 			break;
 	if (i < 0)
-		return perr(MCASTCTL_EINPUT, "unknown algorithm \"%s\" (a cube takes u-cube, maxport, combine or w-sort)",
+		return perr(MCASTCTL_EINPUT, "unknown algorithm \"%s\" (a cube takes u-cube, maxport, combine, w-sort or ring)",
 			    printable(o->algorithm, q, sizeof(q)));
 	p->algo = i;
 	p->port = MC_CUBE_ALL_PORT;
