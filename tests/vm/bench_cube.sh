@@ -104,17 +104,23 @@ fi
 # multicasts (u-torus) and Maxport trees: the time from the first send
 # until every sender's completion-mode sends have returned, and the
 # aggregate throughput (MB/s of payload delivered: m senders x count x
-# size x (m - 1) receivers, over that time).
+# size x (m - 1) receivers, over that time).  Every link is limited to
+# RING_RATE by netem (default 100mbit; empty: unlimited), so that paths
+# sharing a link are slower, as on a real network; without it TCG's CPU is
+# the only bottleneck.
 RING_M=$N
 RING_COUNT=${BENCH_CUBE_RING_COUNT:-4}
 RING_SIZES=${BENCH_CUBE_RING_SIZES:-1K 64K 1M}
+RING_RATE=${BENCH_CUBE_RING_RATE-100mbit}
 bytes_of() { # 64K -> 65536
 	echo "$1" | awk '{ v = $1 + 0; if ($1 ~ /K$/) v *= 1024; if ($1 ~ /M$/) v *= 1048576; print v }'
 }
 if [ "$rc" = 0 ] && mcastbed up "cube:$DIM" > "$W/up2" 2>&1; then
 	mem=$(seq 0 $((RING_M - 1)) | tr '\n' ' ')
 	mcastbed group 9 all > /dev/null
-	echo "======== rings: $RING_M members of cube:$DIM all sending at once, $RING_COUNT messages each"
+	# links that cost something, so that paths sharing one are slower
+	[ -z "$RING_RATE" ] || mcastbed netem "rate $RING_RATE" > /dev/null
+	echo "======== rings: $RING_M members of cube:$DIM all sending at once, $RING_COUNT messages each, links ${RING_RATE:-unlimited}"
 	printf "%5s %-8s | %8s | %9s | %s\n" size method "time (s)" "MB/s" "ring's speed-up"
 	for sz in $RING_SIZES; do
 		b=$(bytes_of "$sz")

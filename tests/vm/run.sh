@@ -48,9 +48,10 @@ usage: tests/vm/run.sh [--kernel VER] [--keep] [--shell] [TEST...]
                 (make bench-switch)
   --bench-cube  the same with tests/vm/bench_cube.sh: mcastperf on
                 mcastbed up cube:4, u-cube, maxport, combine and w-sort
-                against u-torus and separate addressing (make
-                bench-cube; BENCH_CUBE_DIM, BENCH_CUBE_SIZES,
-                BENCH_CUBE_ITERS)
+                against u-torus and separate addressing, and rings
+                with every member sending at once (make bench-cube;
+                BENCH_CUBE_DIM, BENCH_CUBE_SIZES, BENCH_CUBE_ITERS,
+                BENCH_CUBE_RING_RATE)
   TEST          guest tests to run, e.g. module_load (default: all of
                 tests/vm/guest/*.t on the first kernel, and on the others
                 the subset SECOND_KERNEL_TESTS names; VM_FULL=1, as make
@@ -663,7 +664,7 @@ main() {
 		[ "$demo" != bench_daemon ] || [ -z "${DAEMON_TOPOS:-}" ] ||
 			EXTRA_APPEND+=" DAEMON_TOPOS=$DAEMON_TOPOS"
 		local v
-		for v in BENCH_CUBE_DIM BENCH_CUBE_SIZES BENCH_CUBE_ITERS; do
+		for v in BENCH_CUBE_DIM BENCH_CUBE_SIZES BENCH_CUBE_ITERS BENCH_CUBE_RING_RATE; do
 			[ "$demo" != bench_cube ] || [ -z "${!v:-}" ] ||
 				EXTRA_APPEND+=" $v=${!v}"
 		done

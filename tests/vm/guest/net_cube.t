@@ -13,7 +13,9 @@
 #  - a group of all 16 from node 5 with w-sort, 20 messages: each
 #    receiver gets them all once, in order, in at most 4 steps;
 #  - the node setting (node set algorithm maxport) is what plain sends
-#    use; OFFLOAD with a tree (cube or binomial) is EOPNOTSUPP;
+#    use; a holder of that tree killed, its sender takes its piece over
+#    (the dead node reported, its subtree served); OFFLOAD with a tree
+#    (cube or binomial) is EOPNOTSUPP;
 #  - cube:6 (64 nodes): from every node a random set, the algorithm
 #    taking turns, checked the same way;
 #  - on a torus that is not a hypercube, node set refuses them and a
@@ -197,6 +199,33 @@ fi
 for u in $(echo "$SET" | tr ',' ' '); do
 	stop_rx_of "$W/s.$u"
 done
+
+# a dead holder: in that maxport tree node 13 (1101) forwards to 12 and
+# 14; killed (routes repaired), its sender takes its piece over with
+# itself in front: 13 is reported failed, 12 and 14 still get the message
+run_ok "kill node 13 (--reroute)" mcastbed kill 13 --reroute
+LIVE=1,2,6,8,10,12,14
+for u in $(echo "$LIVE" | tr ',' ' '); do
+	mcastbed exec "$u" mcast_probe rx 0 60000 1 > "$W/k.$u" 2>&1 &
+done
+for u in $(echo "$LIVE" | tr ',' ' '); do
+	wait_lines 1 '^ready' "$W/k.$u"
+done
+mcastbed exec 9 mcast_probe tx "n:$SET" 888 wait=60000 > "$W/ktx" 2>&1
+bad=''
+for u in $(echo "$LIVE" | tr ',' ' '); do
+	wait_lines 1 '^msg ' "$W/k.$u"
+	[ "$(grep -c '^msg src=9 .*len=888 .*ok=1' "$W/k.$u")" = 1 ] || bad="$bad [$u: $(cat "$W/k.$u")]"
+	stop_rx_of "$W/k.$u"
+done
+# the sender runs maxport over [1001 1100 1110]: 12 from 9, then 14 from 12
+grep -q '^msg src=9 .*len=888 .*from=9 ok=1' "$W/k.12" || bad="$bad [12 not from 9]"
+grep -q '^msg src=9 .*len=888 .*from=12 ok=1' "$W/k.14" || bad="$bad [14 not from 12]"
+if [ -z "$bad" ] && grep -q 'rc=EHOSTUNREACH nfailed=1 failed=13$' "$W/ktx"; then
+	pass "maxport with holder 13 dead: the send reports 13 failed; 12 and 14 get it through the sender's takeover"
+else
+	fail "maxport with a dead holder: takeover" "$(cat "$W/ktx")" "$bad"
+fi
 
 out=$(mcastbed exec 9 mcast_probe tx "g:$G" 100 algo=u-cube offload 2>&1)
 case $out in
