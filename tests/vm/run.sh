@@ -105,8 +105,8 @@ OPT_MODULES=(rdma_rxe crc32_generic)
 # (make debugcheck's) never joins the default list of make check.
 KROOT=${VM_KERNEL_ROOT:-}
 KROOT=${KROOT%/}
-# the whole suite on one kernel: about 36 minutes under TCG on 6.1
-VM_TIMEOUT=${VM_TIMEOUT:-3000}
+# the whole suite on one kernel: about 38 minutes under TCG on 6.1
+VM_TIMEOUT=${VM_TIMEOUT:-3300}
 TEST_TIMEOUT=${TEST_TIMEOUT:-600}
 VM_MEM=${VM_MEM:-1024}
 QEMU=${QEMU:-qemu-system-x86_64}
