@@ -25,7 +25,7 @@
 DIM=${BENCH_CUBE_DIM:-4}
 SIZES=${BENCH_CUBE_SIZES:-8,1K,64K,1M}
 ITERS=${BENCH_CUBE_ITERS:-10}
-METHODS=u-torus,separate,u-cube,maxport,combine,w-sort
+METHODS="u-torus,separate,u-cube,maxport,combine,w-sort"
 N=$((1 << DIM))
 W=/tmp/bench_cube
 rm -rf "$W"

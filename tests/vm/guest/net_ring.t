@@ -12,6 +12,8 @@
 #    byte-exact, from its ring predecessor (the ring of `mcastctl plan
 #    --topology cube:4 --algorithm ring`), and every send completes;
 #  - cube:4, all 16 members, 4 each, with 3% loss on every link;
+#  - cube:4 run by mcastd (topology = cube:4): 5 members joined by their
+#    receivers alone, membership carried to every kernel, then the same;
 #  - cube:6, 20 random members, 3 each;
 #  - with OFFLOAD (nothing to offload: E-cube paths in software)
 #    EOPNOTSUPP; on a torus that is no hypercube node set refuses ring.
@@ -21,6 +23,9 @@
 
 # shellcheck source=tests/vm/guest/netlib.sh
 . /tests/netlib.sh
+
+# shellcheck source=tests/vm/guest/daemonlib.sh
+. /tests/daemonlib.sh
 
 W=/tmp/net_ring
 rm -rf "$W"
@@ -59,7 +64,9 @@ pred_map() {
 }
 
 # ring_round DESC DIM G COUNT LEN MEMBERS...: group G of MEMBERS on the
-# testbed; every member sends COUNT messages at once with algorithm ring
+# testbed; every member sends COUNT messages at once with algorithm ring.
+# With BY_DAEMON=1 nobody makes the group: the receivers' joins are the
+# membership, and mcastd must carry it to every kernel first.
 ring_round() {
 	_desc=$1 _dim=$2 _g=$3 _count=$4 _len=$5
 	shift 5
@@ -74,7 +81,7 @@ ring_round() {
 		_coords="$_coords $(bits "$_x" "$_dim" | sed 's/./&,/g; s/,$//')"
 	done
 	# shellcheck disable=SC2086 # one coordinate each
-	if ! _out=$(mcastbed group "$_g" $_coords 2>&1); then
+	if [ "${BY_DAEMON:-0}" = 0 ] && ! _out=$(mcastbed group "$_g" $_coords 2>&1); then
 		fail "$_desc: mcastbed group" "$_out"
 		return
 	fi
@@ -86,6 +93,17 @@ ring_round() {
 	for u in "$@"; do
 		wait_lines 1 '^ready' "$W/r.$u"
 	done
+	if [ "${BY_DAEMON:-0}" = 1 ]; then
+		# node show -j writes a torus node as its coordinate
+		_want=$(for _x in $(echo "$@" | tr ' ' '\n' | sort -n); do
+			echo "[$(bits "$_x" "$_dim" | sed 's/./&,/g; s/,$//')]"
+		done | tr '\n' ',' | sed 's/,$//')
+		if _s=$(converge "$_g" "[$_want]" 90); then
+			pass "$_desc: the joins reach all $N kernels through mcastd in $_s s"
+		else
+			fail "$_desc: the joins reach every kernel" "$(gview "$_g" 0)"
+		fi
+	fi
 	for u in "$@"; do
 		mcastbed exec "$u" mcast_probe tx "g:$_g" "$_len" count="$_count" \
 			algo=ring wait=120000 > "$W/t.$u" 2>&1 &
@@ -147,6 +165,14 @@ case $(mcastbed exec 4 mcastctl node show) in
 *) fail "node show says ring" "$(mcastbed exec 4 mcastctl node show)" ;;
 esac
 run_ok "mcastbed down (cube:4)" mcastbed down
+
+# mcastd runs the hypercube: topology = cube:4 in its config; members
+# join by opening their receivers, and the ring is over what mcastd says
+N=16
+if run_ok "mcastbed up cube:4 --daemon" mcastbed up cube:4 --daemon; then
+	BY_DAEMON=1 ring_round "cube:4 run by mcastd, 5 members" 4 41 3 1500 2 5 9 12 14
+	run_ok "mcastbed down (cube:4, mcastd)" mcastbed down
+fi
 
 if run_ok "mcastbed up cube:6" mcastbed up cube:6; then
 	mem=$(awk 'BEGIN { srand(46); while (c < 20) { x = int(rand() * 64)
