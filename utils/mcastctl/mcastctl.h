@@ -43,6 +43,20 @@ int cmd_plan_rb(int argc, char **argv);
 /* plan.c's --random: uniform in [0, @n) from splitmix64 state @x. */
 uint32_t rand_below(uint64_t *x, uint32_t n);
 
+/*
+ * The planners' command lines (plan_common.c).  plan_err reports a
+ * failure as exactly one line, "mcastctl: plan: ...", and returns @status.
+ * The rest take the planner's getopt_long table @opts: an option's long
+ * name; an option given twice; what getopt, its own messages off
+ * (opterr = 0), found wrong with argv[optind - 1].
+ */
+struct option;
+int plan_err(int status, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+const char *plan_opt_name(const struct option *opts, int val);
+int plan_set_once(const struct option *opts, const char **slot, int val);
+int plan_bad_option(const struct option *opts, int c, char **argv);
+
 /* Over generic netlink (config.c). */
 int cmd_node(int argc, char **argv);
 void cmd_node_usage(FILE *f);

@@ -46,22 +46,6 @@ struct plan {
 	u32 maxdests;
 };
 
-static int perr(int status, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-/* Every failure is reported here, as exactly one line. */
-static int perr(int status, const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("mcastctl: plan: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return status;
-}
-
 enum { OPT_SEED = 256, OPT_HOPS, OPT_TREE };
 
 static const struct option long_opts[] = {
@@ -79,79 +63,25 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static const char *long_name(int val)
-{
-	const struct option *o;
-
-	for (o = long_opts; o->name; o++) {
-		if (o->val == val)
-			return o->name;
-	}
-	return "?";
-}
-
-/* Single-valued options may not repeat: the second would silently win. */
-static int set_once(const char **slot, int val)
-{
-	if (*slot)
-		return perr(MCASTCTL_EUSAGE, "--%s given twice", long_name(val));
-	*slot = optarg;
-	return 0;
-}
-
-/* getopt_long takes unique prefixes: "--de" could be --dest or --dests-file. */
-static bool ambiguous(const char *name)
-{
-	size_t len = strcspn(name, "=");
-	const struct option *o;
-	int hits = 0;
-
-	for (o = long_opts; o->name; o++)
-		hits += !strncmp(o->name, name, len);
-	return len && hits > 1;
-}
-
-/* getopt's own messages are off (opterr = 0): name the problem here. */
-static int bad_option(int c, char **argv)
-{
-	const char *arg = argv[optind - 1];
-	bool is_long = !strncmp(arg, "--", 2);
-
-	if (c == ':' && is_long)
-		return perr(MCASTCTL_EUSAGE, "option \"%s\" needs an argument",
-			    arg);
-	if (c == ':')
-		return perr(MCASTCTL_EUSAGE, "option \"-%c\" needs an argument",
-			    optopt);
-	if (optopt && !is_long)
-		return perr(MCASTCTL_EUSAGE, "unknown option \"-%c\"", optopt);
-	if (optopt)
-		return perr(MCASTCTL_EUSAGE, "option \"--%s\" takes no argument",
-			    long_name(optopt));
-	if (ambiguous(arg + 2))
-		return perr(MCASTCTL_EUSAGE, "ambiguous option \"%.64s\"", arg);
-	return perr(MCASTCTL_EUSAGE, "unknown option \"%.64s\"", arg);
-}
-
 static int check_opts(const struct plan_opts *o, int argc, char **argv)
 {
 	int sources = (o->ndest > 0) + !!o->dests_file + !!o->random;
 
 	if (optind < argc)
-		return perr(MCASTCTL_EUSAGE, "unexpected argument \"%.64s\" (one coordinate per --dest)",
-			    argv[optind]);
+		return plan_err(MCASTCTL_EUSAGE, "unexpected argument \"%.64s\" (one coordinate per --dest)",
+				argv[optind]);
 	if (!o->topology)
-		return perr(MCASTCTL_EUSAGE, "missing --topology");
+		return plan_err(MCASTCTL_EUSAGE, "missing --topology");
 	if (!o->algorithm)
-		return perr(MCASTCTL_EUSAGE, "missing --algorithm");
+		return plan_err(MCASTCTL_EUSAGE, "missing --algorithm");
 	if (!o->source)
-		return perr(MCASTCTL_EUSAGE, "missing --source");
+		return plan_err(MCASTCTL_EUSAGE, "missing --source");
 	if (sources == 0)
-		return perr(MCASTCTL_EUSAGE, "no destinations: give --dest, --dests-file or --random");
+		return plan_err(MCASTCTL_EUSAGE, "no destinations: give --dest, --dests-file or --random");
 	if (sources > 1)
-		return perr(MCASTCTL_EUSAGE, "give only one of --dest, --dests-file and --random");
+		return plan_err(MCASTCTL_EUSAGE, "give only one of --dest, --dests-file and --random");
 	if (o->seed && !o->random)
-		return perr(MCASTCTL_EUSAGE, "--seed needs --random");
+		return plan_err(MCASTCTL_EUSAGE, "--seed needs --random");
 	return 0;
 }
 
@@ -162,7 +92,7 @@ static int parse_opts(struct plan_opts *o, int argc, char **argv)
 
 	o->dest = calloc(argc, sizeof(*o->dest));
 	if (!o->dest)
-		return perr(MCASTCTL_EINPUT, "out of memory");
+		return plan_err(MCASTCTL_EINPUT, "out of memory");
 	opterr = 0;
 	optind = 1;
 	while (!err &&
@@ -170,25 +100,25 @@ static int parse_opts(struct plan_opts *o, int argc, char **argv)
 				NULL)) != -1) {
 		switch (c) {
 		case 't':
-			err = set_once(&o->topology, c);
+			err = plan_set_once(long_opts, &o->topology, c);
 			break;
 		case 'a':
-			err = set_once(&o->algorithm, c);
+			err = plan_set_once(long_opts, &o->algorithm, c);
 			break;
 		case 's':
-			err = set_once(&o->source, c);
+			err = plan_set_once(long_opts, &o->source, c);
 			break;
 		case 'd':
 			o->dest[o->ndest++] = optarg;
 			break;
 		case 'f':
-			err = set_once(&o->dests_file, c);
+			err = plan_set_once(long_opts, &o->dests_file, c);
 			break;
 		case 'r':
-			err = set_once(&o->random, c);
+			err = plan_set_once(long_opts, &o->random, c);
 			break;
 		case OPT_SEED:
-			err = set_once(&o->seed, c);
+			err = plan_set_once(long_opts, &o->seed, c);
 			break;
 		case 'j':
 			o->json = true;
@@ -203,7 +133,7 @@ static int parse_opts(struct plan_opts *o, int argc, char **argv)
 			cmd_plan_usage(stdout);
 			return -1;
 		default:
-			return bad_option(c, argv);
+			return plan_bad_option(long_opts, c, argv);
 		}
 	}
 	return err ? err : check_opts(o, argc, argv);
@@ -222,17 +152,17 @@ static int add_dest(struct plan *p, u32 node, const char *where)
 	char c[COORD_STR_MAX];
 
 	if (node == p->src)
-		return perr(MCASTCTL_EINPUT, "%sdestination %s is the source",
-			    where, format_coord(&p->t, node, false, c));
+		return plan_err(MCASTCTL_EINPUT, "%sdestination %s is the source",
+				where, format_coord(&p->t, node, false, c));
 	if (seen(p, node))
-		return perr(MCASTCTL_EINPUT, "%sdestination %s given twice",
-			    where, format_coord(&p->t, node, false, c));
+		return plan_err(MCASTCTL_EINPUT, "%sdestination %s given twice",
+				where, format_coord(&p->t, node, false, c));
 	if (p->ndst == p->cap) {
 		u32 cap = p->cap ? 2 * p->cap : 64;
 		u32 *d = realloc(p->dst, (size_t)cap * sizeof(*d));
 
 		if (!d)
-			return perr(MCASTCTL_EINPUT, "out of memory");
+			return plan_err(MCASTCTL_EINPUT, "out of memory");
 		p->dst = d;
 		p->cap = cap;
 	}
@@ -249,7 +179,7 @@ static int dests_from_args(struct plan *p, const struct plan_opts *o)
 
 	for (i = 0; i < o->ndest; i++) {
 		if (parse_coord(&p->t, o->dest[i], &node, err))
-			return perr(MCASTCTL_EINPUT, "%s", err);
+			return plan_err(MCASTCTL_EINPUT, "%s", err);
 		st = add_dest(p, node, "");
 		if (st)
 			return st;
@@ -275,7 +205,7 @@ static int dest_line(struct plan *p, char *line, const char *name, u32 lineno)
 		return 0;
 	snprintf(where, sizeof(where), "%s:%u: ", name, lineno);
 	if (parse_coord(&p->t, line, &node, err))
-		return perr(MCASTCTL_EINPUT, "%s%s", where, err);
+		return plan_err(MCASTCTL_EINPUT, "%s%s", where, err);
 	return add_dest(p, node, where);
 }
 
@@ -290,15 +220,15 @@ static int dests_from_file(struct plan *p, const char *file)
 	int st = 0;
 
 	if (!f)
-		return perr(MCASTCTL_EINPUT, "cannot open \"%s\": %s", name,
-			    strerror(errno));
+		return plan_err(MCASTCTL_EINPUT, "cannot open \"%s\": %s", name,
+				strerror(errno));
 	while (!st && getline(&line, &cap, f) >= 0)
 		st = dest_line(p, line, name, ++lineno);
 	if (!st && ferror(f))
-		st = perr(MCASTCTL_EINPUT, "cannot read \"%s\": %s", name,
-			  strerror(errno));
+		st = plan_err(MCASTCTL_EINPUT, "cannot read \"%s\": %s", name,
+			      strerror(errno));
 	if (!st && p->ndst == 0)
-		st = perr(MCASTCTL_EINPUT, "\"%s\" lists no destinations", name);
+		st = plan_err(MCASTCTL_EINPUT, "\"%s\" lists no destinations", name);
 	free(line);
 	if (!is_stdin)
 		fclose(f);
@@ -318,19 +248,19 @@ static int dests_random(struct plan *p, const struct plan_opts *o)
 	int e = parse_u32(o->random, UINT32_MAX, &m);
 
 	if (e == -EINVAL)
-		return perr(MCASTCTL_EINPUT, "--random \"%.64s\": not a number",
-			    o->random);
+		return plan_err(MCASTCTL_EINPUT, "--random \"%.64s\": not a number",
+				o->random);
 	if (!e && m == 0)
-		return perr(MCASTCTL_EINPUT, "--random 0: need at least one destination");
+		return plan_err(MCASTCTL_EINPUT, "--random 0: need at least one destination");
 	if (e || m > space)
-		return perr(MCASTCTL_EINPUT, "--random %.64s: the torus has only %u nodes besides the source",
-			    o->random, space);
+		return plan_err(MCASTCTL_EINPUT, "--random %.64s: the torus has only %u nodes besides the source",
+				o->random, space);
 	if (o->seed && parse_u64(o->seed, &x))
-		return perr(MCASTCTL_EINPUT, "--seed \"%.64s\": not a number below 2^64",
-			    o->seed);
+		return plan_err(MCASTCTL_EINPUT, "--seed \"%.64s\": not a number below 2^64",
+				o->seed);
 	p->dst = malloc((size_t)m * sizeof(*p->dst));
 	if (!p->dst)
-		return perr(MCASTCTL_EINPUT, "out of memory");
+		return plan_err(MCASTCTL_EINPUT, "out of memory");
 	p->cap = m;
 	for (j = space - m; j < space; j++) {
 		v = rand_below(&x, j + 1);
@@ -359,15 +289,15 @@ static int setup(struct plan *p, const struct plan_opts *o)
 
 	if (parse_topology(o->topology, &p->t, err) ||
 	    parse_algorithm(o->algorithm, &p->algo, &p->r, err))
-		return perr(MCASTCTL_EINPUT, "%s", err);
+		return plan_err(MCASTCTL_EINPUT, "%s", err);
 	if (mc_algo_supported(&p->t, p->algo, p->r, &why))
-		return perr(MCASTCTL_EINPUT, "%s: %s", o->algorithm,
-			    why ? why : "not supported on this torus");
+		return plan_err(MCASTCTL_EINPUT, "%s: %s", o->algorithm,
+				why ? why : "not supported on this torus");
 	if (parse_coord(&p->t, o->source, &p->src, err))
-		return perr(MCASTCTL_EINPUT, "--source: %s", err);
+		return plan_err(MCASTCTL_EINPUT, "--source: %s", err);
 	p->seen = calloc(p->t.nodes / 8 + 1, 1);
 	if (!p->seen)
-		return perr(MCASTCTL_EINPUT, "out of memory");
+		return plan_err(MCASTCTL_EINPUT, "out of memory");
 	/* a minimal route crosses each dimension less than once around */
 	for (d = 0; d < p->t.n; d++)
 		p->maxseg += p->t.k[d];
@@ -387,10 +317,10 @@ static int make_plan(struct plan *p)
 	p->s.msg = calloc(m, sizeof(*p->s.msg));
 	p->s.dest = calloc(m, sizeof(*p->s.dest));
 	if (!p->s.order || !p->s.msg || !p->s.dest)
-		return perr(MCASTCTL_EINPUT, "out of memory");
+		return plan_err(MCASTCTL_EINPUT, "out of memory");
 	if (mc_plan(&p->s, &p->t, p->algo, p->r, p->src, p->dst, p->ndst,
 		    &why))
-		return perr(MCASTCTL_EINPUT, "%s", why ? why : "cannot plan");
+		return plan_err(MCASTCTL_EINPUT, "%s", why ? why : "cannot plan");
 	return 0;
 }
 
@@ -409,8 +339,8 @@ static int checker_failed(const struct plan *p, int err,
 	if (res->node < p->t.nodes && n < sizeof(detail))
 		snprintf(detail + n, sizeof(detail) - n, " node %s",
 			 format_coord(&p->t, res->node, true, c));
-	return perr(MCASTCTL_EINTERNAL, "internal error: checker: %s (error %d)%s",
-		    res->what ? res->what : "failed", err, detail);
+	return plan_err(MCASTCTL_EINTERNAL, "internal error: checker: %s (error %d)%s",
+			res->what ? res->what : "failed", err, detail);
 }
 
 /* Run all three checkers; never print a plan that has not passed them. */
@@ -427,10 +357,10 @@ static int verify(struct plan *p)
 	int err;
 
 	if (words > SIZE_MAX / sizeof(*ws))
-		return perr(MCASTCTL_EINPUT, "out of memory");
+		return plan_err(MCASTCTL_EINPUT, "out of memory");
 	ws = calloc(words, sizeof(*ws));
 	if (!ws)
-		return perr(MCASTCTL_EINPUT, "out of memory");
+		return plan_err(MCASTCTL_EINPUT, "out of memory");
 	err = mc_check_cover(&p->s, ws, &res);
 	if (!err && !res.what)
 		err = mc_check_order(&p->s, &res);
@@ -528,22 +458,22 @@ static int analyse(struct plan *p)
 	p->by_step = sort_msgs(s, s->steps + 1, true, NULL);
 	p->by_from = sort_msgs(s, s->m, false, &p->from_start);
 	if (!p->nhops || !p->rank || !p->by_step || !p->by_from)
-		return perr(MCASTCTL_EINPUT, "out of memory");
+		return plan_err(MCASTCTL_EINPUT, "out of memory");
 	for (i = 0; i < s->nmsg; i++) {
 		int64_t n = walk(p, i, NULL, NULL);
 
 		if (n < 0)
-			return perr(MCASTCTL_EINTERNAL, "internal error: route of message %u does not reach its destinations",
-				    i);
+			return plan_err(MCASTCTL_EINTERNAL, "internal error: route of message %u does not reach its destinations",
+					i);
 		p->nhops[i] = n;
 		p->hops += n;
 		if (s->msg[i].count > p->maxdests)
 			p->maxdests = s->msg[i].count;
 	}
 	if (p->hops != mc_schedule_hops(s))
-		return perr(MCASTCTL_EINTERNAL, "internal error: %llu hops walked, mc_schedule_hops says %llu",
-			    (unsigned long long)p->hops,
-			    (unsigned long long)mc_schedule_hops(s));
+		return plan_err(MCASTCTL_EINTERNAL, "internal error: %llu hops walked, mc_schedule_hops says %llu",
+				(unsigned long long)p->hops,
+				(unsigned long long)mc_schedule_hops(s));
 	for (i = 0; i < s->ndest; i++)
 		p->rank[s->dest[i].pos] = i;
 	return 0;
@@ -956,8 +886,8 @@ int cmd_plan(int argc, char **argv)
 		int e = o.json ? print_json(&p, stdout) : print_text(&p, &o, stdout);
 
 		if (e || fflush(stdout))
-			st = perr(MCASTCTL_EINPUT, "cannot write the plan: %s",
-				  strerror(errno));
+			st = plan_err(MCASTCTL_EINPUT, "cannot write the plan: %s",
+				      strerror(errno));
 	}
 	plan_free(&p, &o);
 	return st < 0 ? MCASTCTL_OK : st;

@@ -1,14 +1,86 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * What mcastctl plan's three planners share: the usage text (plan.c does
- * tori, plan_switch.c switched clusters, plan_cube.c hypercubes) and the
- * seeded random numbers behind --random, the same sequence for a seed on
- * every topology.
+ * What mcastctl plan's planners share: the usage text (plan.c does tori,
+ * plan_switch.c switched clusters, plan_cube.c hypercubes and rings,
+ * plan_rb.c the recursion-based broadcast), the error line and the
+ * command-line checks every planner makes, and the seeded random numbers
+ * behind --random, the same sequence for a seed on every topology.
  */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "mcastctl.h"
+
+int plan_err(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("mcastctl: plan: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return status;
+}
+
+const char *plan_opt_name(const struct option *opts, int val)
+{
+	const struct option *o;
+
+	for (o = opts; o->name; o++) {
+		if (o->val == val)
+			return o->name;
+	}
+	return "?";
+}
+
+/* Single-valued options may not repeat: the second would silently win. */
+int plan_set_once(const struct option *opts, const char **slot, int val)
+{
+	if (*slot)
+		return plan_err(MCASTCTL_EUSAGE, "--%s given twice",
+				plan_opt_name(opts, val));
+	*slot = optarg;
+	return 0;
+}
+
+/* getopt_long takes unique prefixes: "--de" could be --dest or --dests-file. */
+static bool ambiguous(const struct option *opts, const char *name)
+{
+	size_t len = strcspn(name, "=");
+	const struct option *o;
+	int hits = 0;
+
+	for (o = opts; o->name; o++)
+		hits += !strncmp(o->name, name, len);
+	return len && hits > 1;
+}
+
+int plan_bad_option(const struct option *opts, int c, char **argv)
+{
+	const char *arg = argv[optind - 1];
+	bool is_long = !strncmp(arg, "--", 2);
+
+	if (c == ':' && is_long)
+		return plan_err(MCASTCTL_EUSAGE, "option \"%s\" needs an argument",
+				arg);
+	if (c == ':')
+		return plan_err(MCASTCTL_EUSAGE, "option \"-%c\" needs an argument",
+				optopt);
+	if (optopt && !is_long)
+		return plan_err(MCASTCTL_EUSAGE, "unknown option \"-%c\"", optopt);
+	if (optopt)
+		return plan_err(MCASTCTL_EUSAGE, "option \"--%s\" takes no argument",
+				plan_opt_name(opts, optopt));
+	if (ambiguous(opts, arg + 2))
+		return plan_err(MCASTCTL_EUSAGE, "ambiguous option \"%.64s\"",
+				arg);
+	return plan_err(MCASTCTL_EUSAGE, "unknown option \"%.64s\"", arg);
+}
 
 void cmd_plan_usage(FILE *f)
 {

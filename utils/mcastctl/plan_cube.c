@@ -79,22 +79,6 @@ struct cubeplan {
 #define SEEN_MEMBER	1	/* cubeplan.seen: a destination or member */
 #define SEEN_GIVEN	2	/* listed by --ring-order */
 
-static int perr(int status, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-/* Every failure is reported here, as exactly one line (as plan.c does). */
-static int perr(int status, const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("mcastctl: plan: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return status;
-}
-
 /* ---- options ---------------------------------------------------------- */
 
 enum {
@@ -124,58 +108,6 @@ static const struct option cube_long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static const char *long_name(int val)
-{
-	const struct option *o;
-
-	for (o = cube_long_opts; o->name; o++) {
-		if (o->val == val)
-			return o->name;
-	}
-	return "?";
-}
-
-static int set_once(const char **slot, int val)
-{
-	if (*slot)
-		return perr(MCASTCTL_EUSAGE, "--%s given twice", long_name(val));
-	*slot = optarg;
-	return 0;
-}
-
-static bool ambiguous(const char *name)
-{
-	size_t len = strcspn(name, "=");
-	const struct option *o;
-	int hits = 0;
-
-	for (o = cube_long_opts; o->name; o++)
-		hits += !strncmp(o->name, name, len);
-	return len && hits > 1;
-}
-
-/* getopt's own messages are off: name the problem as plan.c does. */
-static int bad_option(int c, char **argv)
-{
-	const char *arg = argv[optind - 1];
-	bool is_long = !strncmp(arg, "--", 2);
-
-	if (c == ':' && is_long)
-		return perr(MCASTCTL_EUSAGE, "option \"%s\" needs an argument",
-			    arg);
-	if (c == ':')
-		return perr(MCASTCTL_EUSAGE, "option \"-%c\" needs an argument",
-			    optopt);
-	if (optopt && !is_long)
-		return perr(MCASTCTL_EUSAGE, "unknown option \"-%c\"", optopt);
-	if (optopt)
-		return perr(MCASTCTL_EUSAGE, "option \"--%s\" takes no argument",
-			    long_name(optopt));
-	if (ambiguous(arg + 2))
-		return perr(MCASTCTL_EUSAGE, "ambiguous option \"%.64s\"", arg);
-	return perr(MCASTCTL_EUSAGE, "unknown option \"%.64s\"", arg);
-}
-
 static bool is_ring(const char *algorithm)
 {
 	return algorithm && !strcmp(algorithm, RING_NAME);
@@ -185,15 +117,15 @@ static bool is_ring(const char *algorithm)
 static int check_ring_opts(const struct cube_opts *o, int sources)
 {
 	if (o->port)
-		return perr(MCASTCTL_EUSAGE, "--port does not apply to --algorithm ring (every member sends on one path and receives on one)");
+		return plan_err(MCASTCTL_EUSAGE, "--port does not apply to --algorithm ring (every member sends on one path and receives on one)");
 	if (o->tree)
-		return perr(MCASTCTL_EUSAGE, "--tree does not apply to --algorithm ring (--hops shows its merges)");
+		return plan_err(MCASTCTL_EUSAGE, "--tree does not apply to --algorithm ring (--hops shows its merges)");
 	if (sources > 1)
-		return perr(MCASTCTL_EUSAGE, "give only one of --dest, --dests-file and --random");
+		return plan_err(MCASTCTL_EUSAGE, "give only one of --dest, --dests-file and --random");
 	if (sources == 0 && !o->ring_order && !o->source)
-		return perr(MCASTCTL_EUSAGE, "no members: give --dest, --dests-file, --random or --ring-order");
+		return plan_err(MCASTCTL_EUSAGE, "no members: give --dest, --dests-file, --random or --ring-order");
 	if (o->seed && !o->random)
-		return perr(MCASTCTL_EUSAGE, "--seed needs --random");
+		return plan_err(MCASTCTL_EUSAGE, "--seed needs --random");
 	return 0;
 }
 
@@ -202,25 +134,25 @@ static int check_opts(const struct cube_opts *o, int argc, char **argv)
 	int sources = (o->ndest > 0) + !!o->dests_file + !!o->random;
 
 	if (o->other)
-		return perr(MCASTCTL_EUSAGE, "--%s needs a switch topology (--topology switch:FILE)",
-			    o->other);
+		return plan_err(MCASTCTL_EUSAGE, "--%s needs a switch topology (--topology switch:FILE)",
+				o->other);
 	if (optind < argc)
-		return perr(MCASTCTL_EUSAGE, "unexpected argument \"%.64s\" (one address or comma list per --dest)",
-			    argv[optind]);
+		return plan_err(MCASTCTL_EUSAGE, "unexpected argument \"%.64s\" (one address or comma list per --dest)",
+				argv[optind]);
 	if (!o->algorithm)
-		return perr(MCASTCTL_EUSAGE, "missing --algorithm (u-cube, maxport, combine, w-sort or ring)");
+		return plan_err(MCASTCTL_EUSAGE, "missing --algorithm (u-cube, maxport, combine, w-sort or ring)");
 	if (is_ring(o->algorithm))
 		return check_ring_opts(o, sources);
 	if (o->ring_order)
-		return perr(MCASTCTL_EUSAGE, "--ring-order needs --algorithm ring");
+		return plan_err(MCASTCTL_EUSAGE, "--ring-order needs --algorithm ring");
 	if (!o->source)
-		return perr(MCASTCTL_EUSAGE, "missing --source");
+		return plan_err(MCASTCTL_EUSAGE, "missing --source");
 	if (sources == 0)
-		return perr(MCASTCTL_EUSAGE, "no destinations: give --dest, --dests-file or --random");
+		return plan_err(MCASTCTL_EUSAGE, "no destinations: give --dest, --dests-file or --random");
 	if (sources > 1)
-		return perr(MCASTCTL_EUSAGE, "give only one of --dest, --dests-file and --random");
+		return plan_err(MCASTCTL_EUSAGE, "give only one of --dest, --dests-file and --random");
 	if (o->seed && !o->random)
-		return perr(MCASTCTL_EUSAGE, "--seed needs --random");
+		return plan_err(MCASTCTL_EUSAGE, "--seed needs --random");
 	return 0;
 }
 
@@ -229,22 +161,22 @@ static int take_opt(struct cube_opts *o, int c, char **argv)
 {
 	switch (c) {
 	case 't':
-		return set_once(&o->topology, c);
+		return plan_set_once(cube_long_opts, &o->topology, c);
 	case 'a':
-		return set_once(&o->algorithm, c);
+		return plan_set_once(cube_long_opts, &o->algorithm, c);
 	case OPT_PORT:
-		return set_once(&o->port, c);
+		return plan_set_once(cube_long_opts, &o->port, c);
 	case 's':
-		return set_once(&o->source, c);
+		return plan_set_once(cube_long_opts, &o->source, c);
 	case 'd':
 		o->dest[o->ndest++] = optarg;
 		return 0;
 	case 'f':
-		return set_once(&o->dests_file, c);
+		return plan_set_once(cube_long_opts, &o->dests_file, c);
 	case 'r':
-		return set_once(&o->random, c);
+		return plan_set_once(cube_long_opts, &o->random, c);
 	case OPT_SEED:
-		return set_once(&o->seed, c);
+		return plan_set_once(cube_long_opts, &o->seed, c);
 	case 'j':
 		o->json = true;
 		return 0;
@@ -255,17 +187,17 @@ static int take_opt(struct cube_opts *o, int c, char **argv)
 		o->tree = true;
 		return 0;
 	case OPT_RING_ORDER:
-		return set_once(&o->ring_order, c);
+		return plan_set_once(cube_long_opts, &o->ring_order, c);
 	case OPT_ROUTE:
 	case OPT_COMPARE:
 		if (!o->other)
-			o->other = long_name(c);
+			o->other = plan_opt_name(cube_long_opts, c);
 		return 0;
 	case 'h':
 		cmd_plan_usage(stdout);
 		return -1;
 	default:
-		return bad_option(c, argv);
+		return plan_bad_option(cube_long_opts, c, argv);
 	}
 }
 
@@ -275,7 +207,7 @@ static int parse_opts(struct cube_opts *o, int argc, char **argv)
 
 	o->dest = calloc(argc, sizeof(*o->dest));
 	if (!o->dest)
-		return perr(MCASTCTL_EINPUT, "out of memory");
+		return plan_err(MCASTCTL_EINPUT, "out of memory");
 	opterr = 0;
 	optind = 0;
 	while (!err &&
@@ -317,8 +249,8 @@ static int parse_addr(const struct cubeplan *p, const char *s, u32 *v,
 		*v = x;
 		return 0;
 	}
-	return perr(MCASTCTL_EINPUT, "%s\"%s\" is not a node of cube:%u (%u binary digits, highest bit first)",
-		    where, printable(s, q, sizeof(q)), p->n, p->n);
+	return plan_err(MCASTCTL_EINPUT, "%s\"%s\" is not a node of cube:%u (%u binary digits, highest bit first)",
+			where, printable(s, q, sizeof(q)), p->n, p->n);
 }
 
 static const char *addr(const struct cubeplan *p, u32 v)
@@ -345,7 +277,7 @@ static int dst_room(struct cubeplan *p, u32 more)
 		return 0;
 	d = realloc(p->dst, (size_t)cap * sizeof(*d));
 	if (!d)
-		return perr(MCASTCTL_EINPUT, "out of memory");
+		return plan_err(MCASTCTL_EINPUT, "out of memory");
 	p->dst = d;
 	p->cap = cap;
 	return 0;
@@ -356,14 +288,14 @@ static int add_dest(struct cubeplan *p, u32 v, const char *where)
 	int st;
 
 	if (p->ring && (p->seen[v] & SEEN_MEMBER))
-		return perr(MCASTCTL_EINPUT, "%smember %s given twice", where,
-			    addr(p, v));
+		return plan_err(MCASTCTL_EINPUT, "%smember %s given twice", where,
+				addr(p, v));
 	if (v == p->src)
-		return perr(MCASTCTL_EINPUT, "%sdestination %s is the source",
-			    where, addr(p, v));
+		return plan_err(MCASTCTL_EINPUT, "%sdestination %s is the source",
+				where, addr(p, v));
 	if (p->seen[v])
-		return perr(MCASTCTL_EINPUT, "%sdestination %s given twice",
-			    where, addr(p, v));
+		return plan_err(MCASTCTL_EINPUT, "%sdestination %s given twice",
+				where, addr(p, v));
 	st = dst_room(p, 1);
 	if (st)
 		return st;
@@ -389,8 +321,8 @@ static int add_list(struct cubeplan *p, char *list, const char *where)
 		while (end > item && isspace((unsigned char)end[-1]))
 			*--end = '\0';
 		if (!*item)
-			return perr(MCASTCTL_EINPUT, "%san empty address in a comma list",
-				    where);
+			return plan_err(MCASTCTL_EINPUT, "%san empty address in a comma list",
+					where);
 		st = parse_addr(p, item, &v, where);
 		if (!st)
 			st = add_dest(p, v, where);
@@ -410,7 +342,7 @@ static int dests_from_args(struct cubeplan *p, const struct cube_opts *o)
 	for (i = 0; !st && i < o->ndest; i++) {
 		copy = strdup(o->dest[i]);
 		if (!copy)
-			return perr(MCASTCTL_EINPUT, "out of memory");
+			return plan_err(MCASTCTL_EINPUT, "out of memory");
 		st = add_list(p, copy, "");
 		free(copy);
 	}
@@ -428,8 +360,8 @@ static int dests_from_file(struct cubeplan *p, const char *file)
 	int st = 0;
 
 	if (!f)
-		return perr(MCASTCTL_EINPUT, "cannot open \"%s\": %s", name,
-			    strerror(errno));
+		return plan_err(MCASTCTL_EINPUT, "cannot open \"%s\": %s", name,
+				strerror(errno));
 	while (!st && getline(&line, &cap, f) >= 0) {
 		lineno++;
 		s = line;
@@ -442,11 +374,11 @@ static int dests_from_file(struct cubeplan *p, const char *file)
 		st = add_list(p, s, where);
 	}
 	if (!st && ferror(f))
-		st = perr(MCASTCTL_EINPUT, "cannot read \"%s\": %s", name,
-			  strerror(errno));
+		st = plan_err(MCASTCTL_EINPUT, "cannot read \"%s\": %s", name,
+			      strerror(errno));
 	if (!st && p->ndst == (p->ring && p->src != MC_NO_NODE))
-		st = perr(MCASTCTL_EINPUT, "\"%s\" lists no %s", name,
-			  p->ring ? "members" : "destinations");
+		st = plan_err(MCASTCTL_EINPUT, "\"%s\" lists no %s", name,
+			      p->ring ? "members" : "destinations");
 	free(line);
 	if (!is_stdin)
 		fclose(f);
@@ -466,20 +398,20 @@ static int dests_random(struct cubeplan *p, const struct cube_opts *o)
 	int e = parse_u32(o->random, UINT32_MAX, &m);
 
 	if (e == -EINVAL)
-		return perr(MCASTCTL_EINPUT, "--random \"%.64s\": not a number",
-			    o->random);
+		return plan_err(MCASTCTL_EINPUT, "--random \"%.64s\": not a number",
+				o->random);
 	if (!e && m == 0)
-		return perr(MCASTCTL_EINPUT, "--random 0: need at least one %s",
-			    p->ring ? "member" : "destination");
+		return plan_err(MCASTCTL_EINPUT, "--random 0: need at least one %s",
+				p->ring ? "member" : "destination");
 	if ((e || m > space) && !has_src)
-		return perr(MCASTCTL_EINPUT, "--random %.64s: the cube has only %u nodes",
-			    o->random, space);
+		return plan_err(MCASTCTL_EINPUT, "--random %.64s: the cube has only %u nodes",
+				o->random, space);
 	if (e || m > space)
-		return perr(MCASTCTL_EINPUT, "--random %.64s: the cube has only %u nodes besides the source",
-			    o->random, space);
+		return plan_err(MCASTCTL_EINPUT, "--random %.64s: the cube has only %u nodes besides the source",
+				o->random, space);
 	if (o->seed && parse_u64(o->seed, &x))
-		return perr(MCASTCTL_EINPUT, "--seed \"%.64s\": not a number below 2^64",
-			    o->seed);
+		return plan_err(MCASTCTL_EINPUT, "--seed \"%.64s\": not a number below 2^64",
+				o->seed);
 	if (dst_room(p, m))
 		return MCASTCTL_EINPUT;
 	d = p->dst + p->ndst;
@@ -509,9 +441,9 @@ static int parse_values(struct cubeplan *p, const struct cube_opts *o)
 	int i;
 
 	if (parse_u32(spec, UINT32_MAX, &p->n) || mc_cube_check_dim(p->n, NULL))
-		return perr(MCASTCTL_EINPUT, "topology \"%s\": cube:N takes a dimension N of 1..%u",
-			    printable(o->topology, q, sizeof(q)),
-			    MC_CUBE_MAX_DIM);
+		return plan_err(MCASTCTL_EINPUT, "topology \"%s\": cube:N takes a dimension N of 1..%u",
+				printable(o->topology, q, sizeof(q)),
+				MC_CUBE_MAX_DIM);
 	p->ring = is_ring(o->algorithm);
 	if (p->ring)
 		return 0;
@@ -519,15 +451,15 @@ static int parse_values(struct cubeplan *p, const struct cube_opts *o)
 		if (!strcmp(o->algorithm, algo_names[i]))
 			break;
 	if (i < 0)
-		return perr(MCASTCTL_EINPUT, "unknown algorithm \"%s\" (a cube takes u-cube, maxport, combine, w-sort or ring)",
-			    printable(o->algorithm, q, sizeof(q)));
+		return plan_err(MCASTCTL_EINPUT, "unknown algorithm \"%s\" (a cube takes u-cube, maxport, combine, w-sort or ring)",
+				printable(o->algorithm, q, sizeof(q)));
 	p->algo = i;
 	p->port = MC_CUBE_ALL_PORT;
 	if (o->port && !strcmp(o->port, "one"))
 		p->port = MC_CUBE_ONE_PORT;
 	else if (o->port && strcmp(o->port, "all"))
-		return perr(MCASTCTL_EINPUT, "unknown port model \"%s\" (all or one)",
-			    printable(o->port, q, sizeof(q)));
+		return plan_err(MCASTCTL_EINPUT, "unknown port model \"%s\" (all or one)",
+				printable(o->port, q, sizeof(q)));
 	return 0;
 }
 
@@ -544,11 +476,11 @@ static int ring_order_from(struct cubeplan *p, const char *list, bool members)
 	int st = 0;
 
 	if (!copy)
-		return perr(MCASTCTL_EINPUT, "out of memory");
+		return plan_err(MCASTCTL_EINPUT, "out of memory");
 	p->given = calloc(mc_cube_nodes(p->n), sizeof(u32));
 	if (!p->given) {
 		free(copy);
-		return perr(MCASTCTL_EINPUT, "out of memory");
+		return plan_err(MCASTCTL_EINPUT, "out of memory");
 	}
 	for (item = copy; !st && item; item = comma ? comma + 1 : NULL) {
 		comma = strchr(item, ',');
@@ -560,19 +492,19 @@ static int ring_order_from(struct cubeplan *p, const char *list, bool members)
 		while (end > item && isspace((unsigned char)end[-1]))
 			*--end = '\0';
 		if (!*item) {
-			st = perr(MCASTCTL_EINPUT, "%san empty address in a comma list",
-				  where);
+			st = plan_err(MCASTCTL_EINPUT, "%san empty address in a comma list",
+				      where);
 			break;
 		}
 		st = parse_addr(p, item, &v, where);
 		if (st)
 			break;
 		if (p->seen[v] & SEEN_GIVEN)
-			st = perr(MCASTCTL_EINPUT, "%snode %s given twice", where,
-				  addr(p, v));
+			st = plan_err(MCASTCTL_EINPUT, "%snode %s given twice", where,
+				      addr(p, v));
 		else if (members && !(p->seen[v] & SEEN_MEMBER))
-			st = perr(MCASTCTL_EINPUT, "%s%s is not a member", where,
-				  addr(p, v));
+			st = plan_err(MCASTCTL_EINPUT, "%s%s is not a member", where,
+				      addr(p, v));
 		if (st)
 			break;
 		p->seen[v] |= SEEN_GIVEN;
@@ -582,12 +514,12 @@ static int ring_order_from(struct cubeplan *p, const char *list, bool members)
 	if (st)
 		return st;
 	if (!members && p->src != MC_NO_NODE && !(p->seen[p->src] & SEEN_GIVEN))
-		return perr(MCASTCTL_EINPUT, "--ring-order misses member %s",
-			    addr(p, p->src));
+		return plan_err(MCASTCTL_EINPUT, "--ring-order misses member %s",
+				addr(p, p->src));
 	for (i = 0; members && i < p->ndst; i++)
 		if (!(p->seen[p->dst[i]] & SEEN_GIVEN))
-			return perr(MCASTCTL_EINPUT, "--ring-order misses member %s",
-				    addr(p, p->dst[i]));
+			return plan_err(MCASTCTL_EINPUT, "--ring-order misses member %s",
+					addr(p, p->dst[i]));
 	return 0;
 }
 
@@ -629,8 +561,8 @@ static int setup_ring(struct cubeplan *p, const struct cube_opts *o)
 		p->ndst = p->ngiven;
 	}
 	if (p->ndst > RING_MAX_MEMBERS)
-		return perr(MCASTCTL_EINPUT, "a ring of %u members: at most %u (the merge is O(m^2))",
-			    p->ndst, RING_MAX_MEMBERS);
+		return plan_err(MCASTCTL_EINPUT, "a ring of %u members: at most %u (the merge is O(m^2))",
+				p->ndst, RING_MAX_MEMBERS);
 	return 0;
 }
 
@@ -644,7 +576,7 @@ static int setup(struct cubeplan *p, const struct cube_opts *o)
 		return st;
 	p->seen = calloc(mc_cube_nodes(p->n), 1);
 	if (!p->seen)
-		return perr(MCASTCTL_EINPUT, "out of memory");
+		return plan_err(MCASTCTL_EINPUT, "out of memory");
 	if (p->ring)
 		return setup_ring(p, o);
 	if (o->random)
@@ -674,8 +606,8 @@ static int checker_failed(const struct cubeplan *p, const char *which,
 	if (res->arc.node != MC_NO_NODE && k < sizeof(detail))
 		snprintf(detail + k, sizeof(detail) - k, " arc (%s, %u)",
 			 addr(p, res->arc.node), res->arc.dim);
-	return perr(MCASTCTL_EINTERNAL, "internal error: the %s checker rejected the plan: %s%s",
-		    which, res->what, detail);
+	return plan_err(MCASTCTL_EINTERNAL, "internal error: the %s checker rejected the plan: %s%s",
+			which, res->what, detail);
 }
 
 /* The four checkers; any failure is a bug (exit 3). */
@@ -687,7 +619,7 @@ static int verify(struct cubeplan *p)
 
 	p->ws = calloc(words / 2 + 1, sizeof(u64));
 	if (!p->ws)
-		return perr(MCASTCTL_EINPUT, "out of memory");
+		return plan_err(MCASTCTL_EINPUT, "out of memory");
 	ws = (u32 *)p->ws;
 	if (mc_cube_check_cover(&p->s, ws, &res))
 		return checker_failed(p, "cover", &res);
@@ -708,7 +640,7 @@ static int index_plan(struct cubeplan *p)
 
 	p->by_step = calloc(s->nsend + 1, sizeof(u32));
 	if (!p->by_step)
-		return perr(MCASTCTL_EINPUT, "out of memory");
+		return plan_err(MCASTCTL_EINPUT, "out of memory");
 	for (t = 1; t <= s->steps; t++)
 		for (i = 0; i < s->nsend; i++)
 			if (s->send[i].step == t)
@@ -725,11 +657,11 @@ static int make_plan(struct cubeplan *p)
 	p->s.chain = calloc(m, sizeof(u32));
 	p->s.send = calloc(m, sizeof(struct mc_cube_send));
 	if (!p->s.chain || !p->s.send)
-		return perr(MCASTCTL_EINPUT, "out of memory");
+		return plan_err(MCASTCTL_EINPUT, "out of memory");
 	if (mc_cube_plan(&p->s, p->n, p->algo, p->port, p->src, p->dst,
 			 p->ndst, &why))
-		return perr(MCASTCTL_EINTERNAL, "internal error: cannot plan: %s",
-			    why ? why : "?");
+		return plan_err(MCASTCTL_EINTERNAL, "internal error: cannot plan: %s",
+				why ? why : "?");
 	st = verify(p);
 	return st ? st : index_plan(p);
 }
@@ -968,8 +900,8 @@ static int ring_checker_failed(const struct cubeplan *p,
 	if (res->arc.node != MC_NO_NODE && k < sizeof(detail))
 		snprintf(detail + k, sizeof(detail) - k, " dimension %u",
 			 res->arc.dim);
-	return perr(MCASTCTL_EINTERNAL, "internal error: the ring checker rejected the plan: %s%s",
-		    res->what, detail);
+	return plan_err(MCASTCTL_EINTERNAL, "internal error: the ring checker rejected the plan: %s%s",
+			res->what, detail);
 }
 
 /*
@@ -992,13 +924,13 @@ static int make_ring(struct cubeplan *p)
 	p->ws = ws;
 	if (!p->r.addr || !p->r.succ || !p->r.merge || !p->order || !p->rgc ||
 	    !ws)
-		return perr(MCASTCTL_EINPUT, "out of memory");
+		return plan_err(MCASTCTL_EINPUT, "out of memory");
 	if (mc_ring_build(&p->r, p->n, p->dst, m, &why) ||
 	    mc_ring_rgc_order(p->n, p->dst, m, p->rgc, &why))
-		return perr(MCASTCTL_EINTERNAL, "internal error: cannot plan: %s",
-			    why ? why : "?");
+		return plan_err(MCASTCTL_EINTERNAL, "internal error: cannot plan: %s",
+				why ? why : "?");
 	if (mc_ring_order(&p->r, p->order))
-		return perr(MCASTCTL_EINTERNAL, "internal error: the merges left no single cycle");
+		return plan_err(MCASTCTL_EINTERNAL, "internal error: the merges left no single cycle");
 	if (mc_ring_check(p->n, p->dst, p->order, m, ws, &res))
 		return ring_checker_failed(p, &res);
 	mc_ring_stats(p->order, m, &p->st);
@@ -1006,15 +938,15 @@ static int make_ring(struct cubeplan *p)
 		return 0;
 	mc_ring_check(p->n, p->dst, p->given, m, ws, &p->gres);
 	if (p->gres.what && p->gres.conflicts == 0)
-		return perr(MCASTCTL_EINTERNAL, "internal error: --ring-order: %s",
-			    p->gres.what);
+		return plan_err(MCASTCTL_EINTERNAL, "internal error: --ring-order: %s",
+				p->gres.what);
 	if (mc_ring_conflicts(p->n, p->given, m, &p->gconflicts, &why))
-		return perr(MCASTCTL_EINTERNAL, "internal error: --ring-order: %s",
-			    why);
+		return plan_err(MCASTCTL_EINTERNAL, "internal error: --ring-order: %s",
+				why);
 	if (p->gconflicts != p->gres.conflicts)
-		return perr(MCASTCTL_EINTERNAL, "internal error: --ring-order: Corollary 1 counts %llu shared links, the paths %llu",
-			    (unsigned long long)p->gconflicts,
-			    (unsigned long long)p->gres.conflicts);
+		return plan_err(MCASTCTL_EINTERNAL, "internal error: --ring-order: Corollary 1 counts %llu shared links, the paths %llu",
+				(unsigned long long)p->gconflicts,
+				(unsigned long long)p->gres.conflicts);
 	mc_ring_stats(p->given, m, &p->gst);
 	return 0;
 }
@@ -1439,8 +1371,8 @@ static int plan_cube(int argc, char **argv)
 				     print_text(&p, &o, stdout);
 
 		if (e || fflush(stdout))
-			st = perr(MCASTCTL_EINPUT, "cannot write the plan: %s",
-				  strerror(errno));
+			st = plan_err(MCASTCTL_EINPUT, "cannot write the plan: %s",
+				      strerror(errno));
 	}
 	cubeplan_free(&p, &o);
 	return st < 0 ? MCASTCTL_OK : st;
@@ -1466,7 +1398,7 @@ int cmd_plan_cube(int argc, char **argv)
 	if (!strncmp(pre.topology, CUBE_PREFIX, strlen(CUBE_PREFIX)))
 		return plan_cube(argc, argv);
 	if (pre.algorithm && cube_algorithm(pre.algorithm))
-		return perr(MCASTCTL_EUSAGE, "--algorithm %s needs a cube topology (--topology cube:N)",
-			    pre.algorithm);
+		return plan_err(MCASTCTL_EUSAGE, "--algorithm %s needs a cube topology (--topology cube:N)",
+				pre.algorithm);
 	return -1;
 }

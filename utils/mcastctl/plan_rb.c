@@ -82,22 +82,6 @@ struct rbplan {
 	u64 hops, sent;
 };
 
-static int perr(int status, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-/* Every failure is reported here, as exactly one line (as plan.c does). */
-static int perr(int status, const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("mcastctl: plan: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return status;
-}
-
 /* ---- options ---------------------------------------------------------- */
 
 enum {
@@ -132,75 +116,23 @@ static const struct option rb_long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static const char *long_name(int val)
-{
-	const struct option *o;
-
-	for (o = rb_long_opts; o->name; o++) {
-		if (o->val == val)
-			return o->name;
-	}
-	return "?";
-}
-
-static int set_once(const char **slot, int val)
-{
-	if (*slot)
-		return perr(MCASTCTL_EUSAGE, "--%s given twice", long_name(val));
-	*slot = optarg;
-	return 0;
-}
-
-static bool ambiguous(const char *name)
-{
-	size_t len = strcspn(name, "=");
-	const struct option *o;
-	int hits = 0;
-
-	for (o = rb_long_opts; o->name; o++)
-		hits += !strncmp(o->name, name, len);
-	return len && hits > 1;
-}
-
-/* getopt's own messages are off: name the problem as plan.c does. */
-static int bad_option(int c, char **argv)
-{
-	const char *arg = argv[optind - 1];
-	bool is_long = !strncmp(arg, "--", 2);
-
-	if (c == ':' && is_long)
-		return perr(MCASTCTL_EUSAGE, "option \"%s\" needs an argument",
-			    arg);
-	if (c == ':')
-		return perr(MCASTCTL_EUSAGE, "option \"-%c\" needs an argument",
-			    optopt);
-	if (optopt && !is_long)
-		return perr(MCASTCTL_EUSAGE, "unknown option \"-%c\"", optopt);
-	if (optopt)
-		return perr(MCASTCTL_EUSAGE, "option \"--%s\" takes no argument",
-			    long_name(optopt));
-	if (ambiguous(arg + 2))
-		return perr(MCASTCTL_EUSAGE, "ambiguous option \"%.64s\"", arg);
-	return perr(MCASTCTL_EUSAGE, "unknown option \"%.64s\"", arg);
-}
-
 static int check_opts(const struct rb_opts *o, int argc, char **argv)
 {
 	if (o->other && !strcmp(o->other, "ring-order"))
-		return perr(MCASTCTL_EUSAGE, "--ring-order needs --algorithm ring (--topology cube:N)");
+		return plan_err(MCASTCTL_EUSAGE, "--ring-order needs --algorithm ring (--topology cube:N)");
 	if (o->other)
-		return perr(MCASTCTL_EUSAGE, "--%s needs a switch topology (--topology switch:FILE)",
-			    o->other);
+		return plan_err(MCASTCTL_EUSAGE, "--%s needs a switch topology (--topology switch:FILE)",
+				o->other);
 	if (o->dests)
-		return perr(MCASTCTL_EUSAGE, "--algorithm rb is a broadcast to every node but the source: --%s cannot be given",
-			    o->dests);
+		return plan_err(MCASTCTL_EUSAGE, "--algorithm rb is a broadcast to every node but the source: --%s cannot be given",
+				o->dests);
 	if (optind < argc)
-		return perr(MCASTCTL_EUSAGE, "unexpected argument \"%.64s\" (rb takes no destinations)",
-			    argv[optind]);
+		return plan_err(MCASTCTL_EUSAGE, "unexpected argument \"%.64s\" (rb takes no destinations)",
+				argv[optind]);
 	if (!o->topology)
-		return perr(MCASTCTL_EUSAGE, "missing --topology (rb: mesh:KxK or torus:KxK:bi)");
+		return plan_err(MCASTCTL_EUSAGE, "missing --topology (rb: mesh:KxK or torus:KxK:bi)");
 	if (!o->source)
-		return perr(MCASTCTL_EUSAGE, "missing --source");
+		return plan_err(MCASTCTL_EUSAGE, "missing --source");
 	return 0;
 }
 
@@ -209,21 +141,21 @@ static int take_opt(struct rb_opts *o, int c, char **argv)
 {
 	switch (c) {
 	case 't':
-		return set_once(&o->topology, c);
+		return plan_set_once(rb_long_opts, &o->topology, c);
 	case 'a':
-		return set_once(&o->algorithm, c);
+		return plan_set_once(rb_long_opts, &o->algorithm, c);
 	case OPT_PORT:
-		return set_once(&o->port, c);
+		return plan_set_once(rb_long_opts, &o->port, c);
 	case OPT_ORDER:
-		return set_once(&o->order, c);
+		return plan_set_once(rb_long_opts, &o->order, c);
 	case OPT_LENGTH:
-		return set_once(&o->length, c);
+		return plan_set_once(rb_long_opts, &o->length, c);
 	case OPT_TS:
-		return set_once(&o->ts, c);
+		return plan_set_once(rb_long_opts, &o->ts, c);
 	case OPT_TC:
-		return set_once(&o->tc, c);
+		return plan_set_once(rb_long_opts, &o->tc, c);
 	case 's':
-		return set_once(&o->source, c);
+		return plan_set_once(rb_long_opts, &o->source, c);
 	case 'j':
 		o->json = true;
 		return 0;
@@ -238,19 +170,19 @@ static int take_opt(struct rb_opts *o, int c, char **argv)
 	case 'r':
 	case OPT_SEED:
 		if (!o->dests)
-			o->dests = long_name(c);
+			o->dests = plan_opt_name(rb_long_opts, c);
 		return 0;
 	case OPT_ROUTE:
 	case OPT_COMPARE:
 	case OPT_RING_ORDER:
 		if (!o->other)
-			o->other = long_name(c);
+			o->other = plan_opt_name(rb_long_opts, c);
 		return 0;
 	case 'h':
 		cmd_plan_usage(stdout);
 		return -1;
 	default:
-		return bad_option(c, argv);
+		return plan_bad_option(rb_long_opts, c, argv);
 	}
 }
 
@@ -282,7 +214,7 @@ static void prescan(struct rb_opts *o, int argc, char **argv)
 			o->algorithm = optarg;
 		else if ((c == OPT_ORDER || c == OPT_LENGTH || c == OPT_TS ||
 			  c == OPT_TC) && !o->rbonly)
-			o->rbonly = long_name(c);
+			o->rbonly = plan_opt_name(rb_long_opts, c);
 	}
 	optind = 0;
 }
@@ -353,11 +285,11 @@ static int parse_mesh(struct rbplan *p, const char *spec)
 
 	printable(spec, q, sizeof(q));
 	if (strchr(rest, ':'))
-		return perr(MCASTCTL_EINPUT, "topology \"%s\": a mesh's links are full duplex: mesh:K[xK...] takes no :uni or :bi",
-			    q);
+		return plan_err(MCASTCTL_EINPUT, "topology \"%s\": a mesh's links are full duplex: mesh:K[xK...] takes no :uni or :bi",
+				q);
 	torus = malloc(size);
 	if (!torus)
-		return perr(MCASTCTL_EINPUT, "out of memory");
+		return plan_err(MCASTCTL_EINPUT, "out of memory");
 	snprintf(torus, size, "%s%s:bi", TORUS_PREFIX, rest);
 	e = parse_topology(torus, &p->t, err);
 	free(torus);
@@ -367,8 +299,8 @@ static int parse_mesh(struct rbplan *p, const char *spec)
 	}
 	/* parse_topology quotes the torus spelling: keep only its reason */
 	why = strstr(err, "\": ");
-	return perr(MCASTCTL_EINPUT, "topology \"%s\": %s", q,
-		    why ? why + 3 : "expected mesh:K[xK...]");
+	return plan_err(MCASTCTL_EINPUT, "topology \"%s\": %s", q,
+			why ? why + 3 : "expected mesh:K[xK...]");
 }
 
 static int parse_torus(struct rbplan *p, const char *spec)
@@ -377,15 +309,15 @@ static int parse_torus(struct rbplan *p, const char *spec)
 	size_t base;
 
 	if (parse_topology(spec, &p->t, err))
-		return perr(MCASTCTL_EINPUT, "%s", err);
+		return plan_err(MCASTCTL_EINPUT, "%s", err);
 	if (p->t.links == MC_LINKS_BI)
 		return 0;
 	printable(spec, q, sizeof(q));
 	base = strcspn(spec + strlen(TORUS_PREFIX), ":");
-	return perr(MCASTCTL_EINPUT, "topology \"%s\": rb needs links both ways on a torus (notes 1.1): write torus:%.*s:bi, or mesh:%.*s",
-		    q, (int)(base < 48 ? base : 48),
-		    spec + strlen(TORUS_PREFIX), (int)(base < 48 ? base : 48),
-		    spec + strlen(TORUS_PREFIX));
+	return plan_err(MCASTCTL_EINPUT, "topology \"%s\": rb needs links both ways on a torus (notes 1.1): write torus:%.*s:bi, or mesh:%.*s",
+			q, (int)(base < 48 ? base : 48),
+			spec + strlen(TORUS_PREFIX), (int)(base < 48 ? base : 48),
+			spec + strlen(TORUS_PREFIX));
 }
 
 static int parse_topo(struct rbplan *p, const char *spec)
@@ -397,11 +329,11 @@ static int parse_topo(struct rbplan *p, const char *spec)
 	if (!strncmp(spec, TORUS_PREFIX, strlen(TORUS_PREFIX)))
 		return parse_torus(p, spec);
 	if (!strncmp(spec, "cube:", 5))
-		return perr(MCASTCTL_EUSAGE, "--algorithm rb needs a mesh or torus (--topology mesh:KxK or torus:KxK:bi; cube:N is torus:2x...x2:bi)");
+		return plan_err(MCASTCTL_EUSAGE, "--algorithm rb needs a mesh or torus (--topology mesh:KxK or torus:KxK:bi; cube:N is torus:2x...x2:bi)");
 	if (!strncmp(spec, "switch:", 7))
-		return perr(MCASTCTL_EUSAGE, "--algorithm rb needs a mesh or torus (--topology mesh:KxK or torus:KxK:bi)");
-	return perr(MCASTCTL_EINPUT, "topology \"%s\": expected mesh:K[xK...] or torus:K[xK...]:bi",
-		    printable(spec, q, sizeof(q)));
+		return plan_err(MCASTCTL_EUSAGE, "--algorithm rb needs a mesh or torus (--topology mesh:KxK or torus:KxK:bi)");
+	return plan_err(MCASTCTL_EINPUT, "topology \"%s\": expected mesh:K[xK...] or torus:K[xK...]:bi",
+			printable(spec, q, sizeof(q)));
 }
 
 static int parse_values(const struct rb_opts *o, enum mc_rb_ports *ports,
@@ -412,36 +344,36 @@ static int parse_values(const struct rb_opts *o, enum mc_rb_ports *ports,
 
 	printable(o->algorithm, q, sizeof(q));
 	if (strcmp(o->algorithm, "rb"))
-		return perr(MCASTCTL_EINPUT, "algorithm \"%s\" takes no parameter (the port model is --port one|all)",
-			    q);
+		return plan_err(MCASTCTL_EINPUT, "algorithm \"%s\" takes no parameter (the port model is --port one|all)",
+				q);
 	*ports = MC_RB_ONE_PORT;
 	if (o->port && !strcmp(o->port, "all"))
 		*ports = MC_RB_ALL_PORT;
 	else if (o->port && strcmp(o->port, "one"))
-		return perr(MCASTCTL_EINPUT, "unknown port model \"%s\" (one or all)",
-			    printable(o->port, q, sizeof(q)));
+		return plan_err(MCASTCTL_EINPUT, "unknown port model \"%s\" (one or all)",
+				printable(o->port, q, sizeof(q)));
 	*order = MC_RB_ORDER_RANGES;
 	if (o->order && !strcmp(o->order, "paper"))
 		*order = MC_RB_ORDER_PAPER;
 	else if (o->order && strcmp(o->order, "ranges"))
-		return perr(MCASTCTL_EINPUT, "unknown stage-1 order \"%s\" (ranges or paper)",
-			    printable(o->order, q, sizeof(q)));
+		return plan_err(MCASTCTL_EINPUT, "unknown stage-1 order \"%s\" (ranges or paper)",
+				printable(o->order, q, sizeof(q)));
 	p->len = RB_DEFAULT_LEN;
 	if (o->length) {
 		e = parse_u64(o->length, &p->len);
 		if (e || !p->len || p->len > RB_MAX_LEN)
-			return perr(MCASTCTL_EINPUT, "--length \"%s\": the message's bytes, 1 to %llu",
-				    printable(o->length, q, sizeof(q)),
-				    (unsigned long long)RB_MAX_LEN);
+			return plan_err(MCASTCTL_EINPUT, "--length \"%s\": the message's bytes, 1 to %llu",
+					printable(o->length, q, sizeof(q)),
+					(unsigned long long)RB_MAX_LEN);
 	}
 	p->ts = RB_DEFAULT_TS;
 	p->tc = RB_DEFAULT_TC;
 	if (o->ts && parse_us(o->ts, &p->ts))
-		return perr(MCASTCTL_EINPUT, "--ts \"%s\": microseconds, at most 3 decimals, below 4294967.296",
-			    printable(o->ts, q, sizeof(q)));
+		return plan_err(MCASTCTL_EINPUT, "--ts \"%s\": microseconds, at most 3 decimals, below 4294967.296",
+				printable(o->ts, q, sizeof(q)));
 	if (o->tc && parse_us(o->tc, &p->tc))
-		return perr(MCASTCTL_EINPUT, "--tc \"%s\": microseconds per byte, at most 3 decimals, below 4294967.296",
-			    printable(o->tc, q, sizeof(q)));
+		return plan_err(MCASTCTL_EINPUT, "--tc \"%s\": microseconds per byte, at most 3 decimals, below 4294967.296",
+				printable(o->tc, q, sizeof(q)));
 	return 0;
 }
 
@@ -463,22 +395,22 @@ static int setup(struct rbplan *p, const struct rb_opts *o)
 		if (p->t.n >= 2 && ports == MC_RB_ALL_PORT &&
 		    !mc_rb_init(&p->rb, &p->t, p->mesh, MC_RB_ONE_PORT, order,
 				NULL))
-			return perr(MCASTCTL_EINPUT, "--port all on \"%s\": %s",
-				    q, why ? why : "not supported");
-		return perr(MCASTCTL_EINPUT, "--algorithm rb on \"%s\": %s", q,
-			    why ? why : "not supported");
+			return plan_err(MCASTCTL_EINPUT, "--port all on \"%s\": %s",
+					q, why ? why : "not supported");
+		return plan_err(MCASTCTL_EINPUT, "--algorithm rb on \"%s\": %s", q,
+				why ? why : "not supported");
 	}
 	if (p->rb.nodes > RB_MAX_NODES)
-		return perr(MCASTCTL_EINPUT, "--algorithm rb on \"%s\": at most %u nodes here (the plan and its checks take O(nodes x units x steps)), not %u",
-			    q, RB_MAX_NODES, p->rb.nodes);
+		return plan_err(MCASTCTL_EINPUT, "--algorithm rb on \"%s\": at most %u nodes here (the plan and its checks take O(nodes x units x steps)), not %u",
+				q, RB_MAX_NODES, p->rb.nodes);
 	if (parse_coord(&p->t, o->source, &p->src, err)) {
 		const char *t = strstr(err, " the torus has ");
 
 		if (t && p->mesh)	/* parse.c speaks of tori */
-			return perr(MCASTCTL_EINPUT, "--source: %.*s the mesh has %s",
-				    (int)(t - err), err,
-				    t + strlen(" the torus has "));
-		return perr(MCASTCTL_EINPUT, "--source: %s", err);
+			return plan_err(MCASTCTL_EINPUT, "--source: %.*s the mesh has %s",
+					(int)(t - err), err,
+					t + strlen(" the torus has "));
+		return plan_err(MCASTCTL_EINPUT, "--source: %s", err);
 	}
 	return 0;
 }
@@ -529,8 +461,8 @@ static int checker_failed(const struct rbplan *p, const char *which,
 		snprintf(detail + k, sizeof(detail) - k,
 			 " channel %s dim %u %+d", coord(p, node), dim, dir);
 	}
-	return perr(MCASTCTL_EINTERNAL, "internal error: the %s checker rejected the plan: %s%s",
-		    which, res->what ? res->what : "failed", detail);
+	return plan_err(MCASTCTL_EINTERNAL, "internal error: the %s checker rejected the plan: %s%s",
+			which, res->what ? res->what : "failed", detail);
 }
 
 /* Size, allocate, plan: the count protocol of mc_rb_plan. */
@@ -541,21 +473,21 @@ static int make_plan(struct rbplan *p)
 
 	p->ws = calloc(words + 1, sizeof(*p->ws));
 	if (!p->ws)
-		return perr(MCASTCTL_EINPUT, "out of memory");
+		return plan_err(MCASTCTL_EINPUT, "out of memory");
 	p->p.x = NULL;
 	p->p.cap = 0;
 	rc = mc_rb_plan(&p->p, &p->rb, p->src, p->len, p->ws);
 	if (rc && rc != -ENOSPC)
-		return perr(MCASTCTL_EINTERNAL, "internal error: cannot plan (error %d)",
-			    rc);
+		return plan_err(MCASTCTL_EINTERNAL, "internal error: cannot plan (error %d)",
+				rc);
 	p->p.cap = p->p.n;
 	p->p.x = calloc(p->p.cap + 1, sizeof(*p->p.x));
 	if (!p->p.x)
-		return perr(MCASTCTL_EINPUT, "out of memory");
+		return plan_err(MCASTCTL_EINPUT, "out of memory");
 	rc = mc_rb_plan(&p->p, &p->rb, p->src, p->len, p->ws);
 	if (rc)
-		return perr(MCASTCTL_EINTERNAL, "internal error: cannot plan (error %d)",
-			    rc);
+		return plan_err(MCASTCTL_EINTERNAL, "internal error: cannot plan (error %d)",
+				rc);
 	return 0;
 }
 
@@ -584,7 +516,7 @@ static int check_nodes(struct rbplan *p)
 	idx = calloc(2 * pl->n + 1, sizeof(*idx));
 	ws = calloc(mc_rb_node_ws_bytes(&p->rb) + 1, 1);
 	if (!start || !idx || !ws) {
-		st = perr(MCASTCTL_EINPUT, "out of memory");
+		st = plan_err(MCASTCTL_EINPUT, "out of memory");
 		goto out;
 	}
 	for (i = 0; i < pl->n; i++) {
@@ -602,24 +534,24 @@ static int check_nodes(struct rbplan *p)
 	}
 	mine = calloc(most + 1, sizeof(*mine));
 	if (!mine) {
-		st = perr(MCASTCTL_EINPUT, "out of memory");
+		st = plan_err(MCASTCTL_EINPUT, "out of memory");
 		goto out;
 	}
 	for (u = 0; u < p->rb.nodes && !st; u++) {
 		rc = mc_rb_node(&p->rb, p->src, u, p->len, ws, mine, most + 1,
 				&count);
 		if (rc || count != start[u + 1] - start[u]) {
-			st = perr(MCASTCTL_EINTERNAL, "internal error: node %s computes %llu records of its own (error %d), the plan gives it %llu",
-				  coord(p, u), (unsigned long long)count, rc,
-				  (unsigned long long)(start[u + 1] - start[u]));
+			st = plan_err(MCASTCTL_EINTERNAL, "internal error: node %s computes %llu records of its own (error %d), the plan gives it %llu",
+				      coord(p, u), (unsigned long long)count, rc,
+				      (unsigned long long)(start[u + 1] - start[u]));
 			break;
 		}
 		for (j = 0; j < count; j++) {
 			if (same_xfer(&mine[j], &pl->x[idx[start[u] + j]]))
 				continue;
-			st = perr(MCASTCTL_EINTERNAL, "internal error: node %s's own schedule differs from the plan at its record %llu (step %u)",
-				  coord(p, u), (unsigned long long)j,
-				  mine[j].step + 1);
+			st = plan_err(MCASTCTL_EINTERNAL, "internal error: node %s's own schedule differs from the plan at its record %llu (step %u)",
+				      coord(p, u), (unsigned long long)j,
+				      mine[j].step + 1);
 			break;
 		}
 	}
@@ -643,7 +575,7 @@ static int verify(struct rbplan *p)
 
 	p->cws = calloc(mc_rb_check_ws_words(&p->rb) + 1, sizeof(*p->cws));
 	if (!p->cws)
-		return perr(MCASTCTL_EINPUT, "out of memory");
+		return plan_err(MCASTCTL_EINPUT, "out of memory");
 	rc = mc_rb_check_cover(&p->p, p->cws, &res);
 	if (rc || res.what)
 		return checker_failed(p, "cover", rc, &res);
@@ -682,7 +614,7 @@ static int analyse(struct rbplan *p)
 	p->last = calloc(p->rb.nodes, sizeof(*p->last));
 	p->got = calloc(p->rb.nodes, sizeof(*p->got));
 	if (!p->msg || !p->route || !p->last || !p->got)
-		return perr(MCASTCTL_EINPUT, "out of memory");
+		return plan_err(MCASTCTL_EINPUT, "out of memory");
 	for (i = 0; i < pl->n; i++) {
 		x = &pl->x[i];
 		m = &p->msg[p->nmsg ? p->nmsg - 1 : 0];
@@ -694,8 +626,8 @@ static int analyse(struct rbplan *p)
 			h = mc_rb_route(&p->rb, MC_RB_ROUTE_DOR, x->from, x->to,
 					p->route, mc_rb_route_max(&p->rb));
 			if (h <= 0)
-				return perr(MCASTCTL_EINTERNAL, "internal error: no route from %s to %s",
-					    coord(p, x->from), coord(p, x->to));
+				return plan_err(MCASTCTL_EINTERNAL, "internal error: no route from %s to %s",
+						coord(p, x->from), coord(p, x->to));
 			m->hops = (u32)h;
 			p->hops += (u32)h;
 		}
@@ -1134,8 +1066,8 @@ static int plan_rb(int argc, char **argv)
 				 print_text(&p, &o, stdout);
 
 		if (e || fflush(stdout))
-			st = perr(MCASTCTL_EINPUT, "cannot write the plan: %s",
-				  strerror(errno));
+			st = plan_err(MCASTCTL_EINPUT, "cannot write the plan: %s",
+				      strerror(errno));
 	}
 	rbplan_free(&p);
 	return st < 0 ? MCASTCTL_OK : st;
@@ -1157,13 +1089,13 @@ int cmd_plan_rb(int argc, char **argv)
 	if (pre.topology &&
 	    !strncmp(pre.topology, MESH_PREFIX, strlen(MESH_PREFIX))) {
 		if (!pre.algorithm)
-			return perr(MCASTCTL_EUSAGE, "missing --algorithm (a mesh takes rb)");
-		return perr(MCASTCTL_EINPUT, "topology \"%s\": a mesh takes only --algorithm rb (%s needs a torus)",
-			    printable(pre.topology, q, sizeof(q)),
-			    printable(pre.algorithm, q2, sizeof(q2)));
+			return plan_err(MCASTCTL_EUSAGE, "missing --algorithm (a mesh takes rb)");
+		return plan_err(MCASTCTL_EINPUT, "topology \"%s\": a mesh takes only --algorithm rb (%s needs a torus)",
+				printable(pre.topology, q, sizeof(q)),
+				printable(pre.algorithm, q2, sizeof(q2)));
 	}
 	if (pre.rbonly && pre.topology && pre.algorithm)
-		return perr(MCASTCTL_EUSAGE, "--%s needs --algorithm rb",
-			    pre.rbonly);
+		return plan_err(MCASTCTL_EUSAGE, "--%s needs --algorithm rb",
+				pre.rbonly);
 	return -1;
 }

@@ -73,22 +73,6 @@ static const char *const policy_names[] = {
 	[MC_SW_ROUTE_FARTHEST] = "farthest",
 };
 
-static int perr(int status, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-/* Every failure is reported here, as exactly one line (as plan.c does). */
-static int perr(int status, const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("mcastctl: plan: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return status;
-}
-
 /* ---- options ---------------------------------------------------------- */
 
 enum { OPT_SEED = 256, OPT_HOPS, OPT_TREE, OPT_ROUTE, OPT_COMPARE };
@@ -113,58 +97,6 @@ static const struct option sw_long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static const char *long_name(int val)
-{
-	const struct option *o;
-
-	for (o = sw_long_opts; o->name; o++) {
-		if (o->val == val)
-			return o->name;
-	}
-	return "?";
-}
-
-static int set_once(const char **slot, int val)
-{
-	if (*slot)
-		return perr(MCASTCTL_EUSAGE, "--%s given twice", long_name(val));
-	*slot = optarg;
-	return 0;
-}
-
-static bool ambiguous(const char *name)
-{
-	size_t len = strcspn(name, "=");
-	const struct option *o;
-	int hits = 0;
-
-	for (o = sw_long_opts; o->name; o++)
-		hits += !strncmp(o->name, name, len);
-	return len && hits > 1;
-}
-
-/* getopt's own messages are off: name the problem as plan.c does. */
-static int bad_option(int c, char **argv)
-{
-	const char *arg = argv[optind - 1];
-	bool is_long = !strncmp(arg, "--", 2);
-
-	if (c == ':' && is_long)
-		return perr(MCASTCTL_EUSAGE, "option \"%s\" needs an argument",
-			    arg);
-	if (c == ':')
-		return perr(MCASTCTL_EUSAGE, "option \"-%c\" needs an argument",
-			    optopt);
-	if (optopt && !is_long)
-		return perr(MCASTCTL_EUSAGE, "unknown option \"-%c\"", optopt);
-	if (optopt)
-		return perr(MCASTCTL_EUSAGE, "option \"--%s\" takes no argument",
-			    long_name(optopt));
-	if (ambiguous(arg + 2))
-		return perr(MCASTCTL_EUSAGE, "ambiguous option \"%.64s\"", arg);
-	return perr(MCASTCTL_EUSAGE, "unknown option \"%.64s\"", arg);
-}
-
 /* Whether @a names one of the torus algorithms (with or without its R). */
 static bool torus_algorithm(const char *a)
 {
@@ -186,19 +118,19 @@ static int check_opts(const struct sw_opts *o, int argc, char **argv)
 	char q[80];
 
 	if (optind < argc)
-		return perr(MCASTCTL_EUSAGE, "unexpected argument \"%.64s\" (one host or comma list per --dest)",
-			    argv[optind]);
+		return plan_err(MCASTCTL_EUSAGE, "unexpected argument \"%.64s\" (one host or comma list per --dest)",
+				argv[optind]);
 	if (o->algorithm && torus_algorithm(o->algorithm))
-		return perr(MCASTCTL_EUSAGE, "--algorithm %s is for tori: a switch topology takes updown",
-			    printable(o->algorithm, q, sizeof(q)));
+		return plan_err(MCASTCTL_EUSAGE, "--algorithm %s is for tori: a switch topology takes updown",
+				printable(o->algorithm, q, sizeof(q)));
 	if (!o->source)
-		return perr(MCASTCTL_EUSAGE, "missing --source");
+		return plan_err(MCASTCTL_EUSAGE, "missing --source");
 	if (sources == 0)
-		return perr(MCASTCTL_EUSAGE, "no destinations: give --dest, --dests-file or --random");
+		return plan_err(MCASTCTL_EUSAGE, "no destinations: give --dest, --dests-file or --random");
 	if (sources > 1)
-		return perr(MCASTCTL_EUSAGE, "give only one of --dest, --dests-file and --random");
+		return plan_err(MCASTCTL_EUSAGE, "give only one of --dest, --dests-file and --random");
 	if (o->seed && !o->random)
-		return perr(MCASTCTL_EUSAGE, "--seed needs --random");
+		return plan_err(MCASTCTL_EUSAGE, "--seed needs --random");
 	return 0;
 }
 
@@ -207,24 +139,24 @@ static int take_opt(struct sw_opts *o, int c, char **argv)
 {
 	switch (c) {
 	case 't':
-		return set_once(&o->topology, c);
+		return plan_set_once(sw_long_opts, &o->topology, c);
 	case 'a':
-		return set_once(&o->algorithm, c);
+		return plan_set_once(sw_long_opts, &o->algorithm, c);
 	case OPT_ROUTE:
-		return set_once(&o->route, c);
+		return plan_set_once(sw_long_opts, &o->route, c);
 	case OPT_COMPARE:
-		return set_once(&o->compare, c);
+		return plan_set_once(sw_long_opts, &o->compare, c);
 	case 's':
-		return set_once(&o->source, c);
+		return plan_set_once(sw_long_opts, &o->source, c);
 	case 'd':
 		o->dest[o->ndest++] = optarg;
 		return 0;
 	case 'f':
-		return set_once(&o->dests_file, c);
+		return plan_set_once(sw_long_opts, &o->dests_file, c);
 	case 'r':
-		return set_once(&o->random, c);
+		return plan_set_once(sw_long_opts, &o->random, c);
 	case OPT_SEED:
-		return set_once(&o->seed, c);
+		return plan_set_once(sw_long_opts, &o->seed, c);
 	case 'j':
 		o->json = true;
 		return 0;
@@ -238,7 +170,7 @@ static int take_opt(struct sw_opts *o, int c, char **argv)
 		cmd_plan_usage(stdout);
 		return -1;
 	default:
-		return bad_option(c, argv);
+		return plan_bad_option(sw_long_opts, c, argv);
 	}
 }
 
@@ -248,7 +180,7 @@ static int parse_opts(struct sw_opts *o, int argc, char **argv)
 
 	o->dest = calloc(argc, sizeof(*o->dest));
 	if (!o->dest)
-		return perr(MCASTCTL_EINPUT, "out of memory");
+		return plan_err(MCASTCTL_EINPUT, "out of memory");
 	opterr = 0;
 	optind = 0;
 	while (!err &&
@@ -297,29 +229,29 @@ static int parse_host(const struct swplan *p, const char *s, u32 *h,
 		return 0;
 	printable(s, q, sizeof(q));
 	if (e == -ERANGE)
-		return perr(MCASTCTL_EINPUT, "%shost %s does not exist (hosts are 0..%u)",
-			    where, q, top);
+		return plan_err(MCASTCTL_EINPUT, "%shost %s does not exist (hosts are 0..%u)",
+				where, q, top);
 	if (switchfile_find(&p->f, s) != MC_NO_NODE)
-		return perr(MCASTCTL_EINPUT, "%s\"%s\" is a switch, not a host (hosts are 0..%u)",
-			    where, q, top);
-	return perr(MCASTCTL_EINPUT, "%s\"%s\" is not a host id (hosts are 0..%u)",
-		    where, q, top);
+		return plan_err(MCASTCTL_EINPUT, "%s\"%s\" is a switch, not a host (hosts are 0..%u)",
+				where, q, top);
+	return plan_err(MCASTCTL_EINPUT, "%s\"%s\" is not a host id (hosts are 0..%u)",
+			where, q, top);
 }
 
 static int add_dest(struct swplan *p, u32 h, const char *where)
 {
 	if (h == p->src)
-		return perr(MCASTCTL_EINPUT, "%sdestination %u is the source",
-			    where, h);
+		return plan_err(MCASTCTL_EINPUT, "%sdestination %u is the source",
+				where, h);
 	if (p->seen[h])
-		return perr(MCASTCTL_EINPUT, "%sdestination %u given twice",
-			    where, h);
+		return plan_err(MCASTCTL_EINPUT, "%sdestination %u given twice",
+				where, h);
 	if (p->ndst == p->cap) {
 		u32 cap = p->cap ? 2 * p->cap : 64;
 		u32 *d = realloc(p->dst, (size_t)cap * sizeof(*d));
 
 		if (!d)
-			return perr(MCASTCTL_EINPUT, "out of memory");
+			return plan_err(MCASTCTL_EINPUT, "out of memory");
 		p->dst = d;
 		p->cap = cap;
 	}
@@ -348,8 +280,8 @@ static int add_list(struct swplan *p, char *list, const char *where)
 		while (end > item && isspace((unsigned char)end[-1]))
 			*--end = '\0';
 		if (!*item)
-			return perr(MCASTCTL_EINPUT, "%san empty host id in a comma list",
-				    where);
+			return plan_err(MCASTCTL_EINPUT, "%san empty host id in a comma list",
+					where);
 		st = parse_host(p, item, &h, where);
 		if (!st)
 			st = add_dest(p, h, where);
@@ -369,7 +301,7 @@ static int dests_from_args(struct swplan *p, const struct sw_opts *o)
 	for (i = 0; !st && i < o->ndest; i++) {
 		copy = strdup(o->dest[i]);
 		if (!copy)
-			return perr(MCASTCTL_EINPUT, "out of memory");
+			return plan_err(MCASTCTL_EINPUT, "out of memory");
 		st = add_list(p, copy, "");
 		free(copy);
 	}
@@ -402,15 +334,15 @@ static int dests_from_file(struct swplan *p, const char *file)
 	int st = 0;
 
 	if (!f)
-		return perr(MCASTCTL_EINPUT, "cannot open \"%s\": %s", name,
-			    strerror(errno));
+		return plan_err(MCASTCTL_EINPUT, "cannot open \"%s\": %s", name,
+				strerror(errno));
 	while (!st && getline(&line, &cap, f) >= 0)
 		st = dest_line(p, line, name, ++lineno);
 	if (!st && ferror(f))
-		st = perr(MCASTCTL_EINPUT, "cannot read \"%s\": %s", name,
-			  strerror(errno));
+		st = plan_err(MCASTCTL_EINPUT, "cannot read \"%s\": %s", name,
+			      strerror(errno));
 	if (!st && p->ndst == 0)
-		st = perr(MCASTCTL_EINPUT, "\"%s\" lists no destinations", name);
+		st = plan_err(MCASTCTL_EINPUT, "\"%s\" lists no destinations", name);
 	free(line);
 	if (!is_stdin)
 		fclose(f);
@@ -425,19 +357,19 @@ static int dests_random(struct swplan *p, const struct sw_opts *o)
 	int e = parse_u32(o->random, UINT32_MAX, &m);
 
 	if (e == -EINVAL)
-		return perr(MCASTCTL_EINPUT, "--random \"%.64s\": not a number",
-			    o->random);
+		return plan_err(MCASTCTL_EINPUT, "--random \"%.64s\": not a number",
+				o->random);
 	if (!e && m == 0)
-		return perr(MCASTCTL_EINPUT, "--random 0: need at least one destination");
+		return plan_err(MCASTCTL_EINPUT, "--random 0: need at least one destination");
 	if (e || m > space)
-		return perr(MCASTCTL_EINPUT, "--random %.64s: the topology has only %u hosts besides the source",
-			    o->random, space);
+		return plan_err(MCASTCTL_EINPUT, "--random %.64s: the topology has only %u hosts besides the source",
+				o->random, space);
 	if (o->seed && parse_u64(o->seed, &x))
-		return perr(MCASTCTL_EINPUT, "--seed \"%.64s\": not a number below 2^64",
-			    o->seed);
+		return plan_err(MCASTCTL_EINPUT, "--seed \"%.64s\": not a number below 2^64",
+				o->seed);
 	p->dst = malloc((size_t)m * sizeof(*p->dst));
 	if (!p->dst)
-		return perr(MCASTCTL_EINPUT, "out of memory");
+		return plan_err(MCASTCTL_EINPUT, "out of memory");
 	p->cap = m;
 	for (j = space - m; j < space; j++) {
 		v = rand_below(&x, j + 1);
@@ -464,21 +396,21 @@ static int parse_values(struct swplan *p, const struct sw_opts *o)
 	int i;
 
 	if (o->algorithm && strcmp(o->algorithm, "updown"))
-		return perr(MCASTCTL_EINPUT, "unknown algorithm \"%s\" (a switch topology takes updown)",
-			    printable(o->algorithm, q, sizeof(q)));
+		return plan_err(MCASTCTL_EINPUT, "unknown algorithm \"%s\" (a switch topology takes updown)",
+				printable(o->algorithm, q, sizeof(q)));
 	p->pol = MC_SW_ROUTE_CLOSEST;
 	if (o->route) {
 		for (i = MC_SW_ROUTE_FARTHEST; i >= 0; i--)
 			if (!strcmp(o->route, policy_names[i]))
 				break;
 		if (i < 0)
-			return perr(MCASTCTL_EINPUT, "unknown route policy \"%s\" (strict, closest or farthest)",
-				    printable(o->route, q, sizeof(q)));
+			return plan_err(MCASTCTL_EINPUT, "unknown route policy \"%s\" (strict, closest or farthest)",
+					printable(o->route, q, sizeof(q)));
 		p->pol = i;
 	}
 	if (o->compare && strcmp(o->compare, "binomial"))
-		return perr(MCASTCTL_EINPUT, "cannot compare with \"%s\" (binomial)",
-			    printable(o->compare, q, sizeof(q)));
+		return plan_err(MCASTCTL_EINPUT, "cannot compare with \"%s\" (binomial)",
+				printable(o->compare, q, sizeof(q)));
 	p->compare = o->compare;
 	return 0;
 }
@@ -492,15 +424,15 @@ static int setup(struct swplan *p, const struct sw_opts *o)
 		return st;
 	p->file = o->topology + strlen(SWITCH_PREFIX);
 	if (!*p->file)
-		return perr(MCASTCTL_EINPUT, "topology \"switch:\" names no file (switch:FILE)");
+		return plan_err(MCASTCTL_EINPUT, "topology \"switch:\" names no file (switch:FILE)");
 	if (switchfile_load(&p->f, p->file, err))
-		return perr(MCASTCTL_EINPUT, "%s", err);
+		return plan_err(MCASTCTL_EINPUT, "%s", err);
 	st = parse_host(p, o->source, &p->src, "--source: ");
 	if (st)
 		return st;
 	p->seen = calloc(p->f.g.nhosts, 1);
 	if (!p->seen)
-		return perr(MCASTCTL_EINPUT, "out of memory");
+		return plan_err(MCASTCTL_EINPUT, "out of memory");
 	if (o->random)
 		return dests_random(p, o);
 	if (o->dests_file)
@@ -520,7 +452,7 @@ static int alloc_schedule(struct sw_run *r, const struct mc_sw_graph *g,
 	r->s.route = words <= UINT32_MAX ? calloc(words, sizeof(u32)) : NULL;
 	r->s.route_cap = words;
 	if (!r->s.order || !r->s.send || !r->s.route)
-		return perr(MCASTCTL_EINPUT, "out of memory");
+		return plan_err(MCASTCTL_EINPUT, "out of memory");
 	return 0;
 }
 
@@ -543,8 +475,8 @@ static int checker_failed(const struct swplan *p, const char *which,
 	if (res->chan != MC_NO_NODE && n < sizeof(detail))
 		snprintf(detail + n, sizeof(detail) - n, " channel %u",
 			 res->chan);
-	return perr(MCASTCTL_EINTERNAL, "internal error: %s checker: %s%s",
-		    which, res->what ? res->what : "failed", detail);
+	return plan_err(MCASTCTL_EINTERNAL, "internal error: %s checker: %s%s",
+			which, res->what ? res->what : "failed", detail);
 }
 
 /*
@@ -558,7 +490,7 @@ static int check(const struct swplan *p, struct sw_run *r, bool must)
 
 	r->ws = words <= UINT32_MAX ? calloc(words, sizeof(u32)) : NULL;
 	if (!r->ws)
-		return perr(MCASTCTL_EINPUT, "out of memory");
+		return plan_err(MCASTCTL_EINPUT, "out of memory");
 	if (mc_sw_check_cover(&r->s, r->ws, &res))
 		return checker_failed(p, "cover", &res);
 	if (mc_sw_check_routes(&r->s, &res))
@@ -586,7 +518,7 @@ static int conflicts(const struct swplan *p, struct sw_run *r)
 	r->mark = calloc(r->s.nsend, sizeof(*r->mark));
 	r->sends = calloc(r->s.nsend, sizeof(*r->sends));
 	if (!r->cx || !r->rank || !r->mark || !r->sends)
-		return perr(MCASTCTL_EINPUT, "out of memory");
+		return plan_err(MCASTCTL_EINPUT, "out of memory");
 	for (i = 0; i < r->s.nsend; i++)
 		r->rank[r->by_step[i]] = i;
 	if (mc_sw_conflicts(&r->s, r->ws, r->cx, n, &r->ncx, &res))
@@ -643,7 +575,7 @@ static int index_run(struct sw_run *r)
 		r->by_step = sort_sends(&r->s, r->by_from, r->s.steps + 1, true,
 					NULL);
 	if (!r->by_step)
-		return perr(MCASTCTL_EINPUT, "out of memory");
+		return plan_err(MCASTCTL_EINPUT, "out of memory");
 	for (i = 0; i < r->s.nsend; i++)
 		r->hops += r->s.send[i].hops;
 	return 0;
@@ -658,15 +590,15 @@ static int make_plans(struct swplan *p)
 
 	p->dstv = calloc(p->ndst, sizeof(*p->dstv));
 	if (!p->dstv)
-		return perr(MCASTCTL_EINPUT, "out of memory");
+		return plan_err(MCASTCTL_EINPUT, "out of memory");
 	for (i = 0; i < p->ndst; i++)
 		p->dstv[i] = mc_sw_host_vertex(g, p->dst[i]);
 	st = alloc_schedule(&p->up, g, m);
 	if (st)
 		return st;
 	if (mc_sw_plan(&p->up.s, g, p->pol, srcv, p->dstv, p->ndst, &why))
-		return perr(MCASTCTL_EINTERNAL, "internal error: cannot plan: %s",
-			    why ? why : "no room for the routes");
+		return plan_err(MCASTCTL_EINTERNAL, "internal error: cannot plan: %s",
+				why ? why : "no room for the routes");
 	st = check(p, &p->up, true);
 	if (!st)
 		st = index_run(&p->up);
@@ -678,8 +610,8 @@ static int make_plans(struct swplan *p)
 	p->bin.s.m = m;
 	if (mc_sw_rank_order(g, srcv, p->dstv, p->ndst, p->bin.s.order, &why) ||
 	    mc_sw_plan_order(&p->bin.s, g, p->pol, &why))
-		return perr(MCASTCTL_EINTERNAL, "internal error: cannot plan the binomial tree: %s",
-			    why ? why : "no room for the routes");
+		return plan_err(MCASTCTL_EINTERNAL, "internal error: cannot plan the binomial tree: %s",
+				why ? why : "no room for the routes");
 	st = check(p, &p->bin, false);
 	if (!st)
 		st = index_run(&p->bin);
@@ -1188,8 +1120,8 @@ static int plan_switch(int argc, char **argv)
 				 print_text(&p, &o, stdout);
 
 		if (e || fflush(stdout))
-			st = perr(MCASTCTL_EINPUT, "cannot write the plan: %s",
-				  strerror(errno));
+			st = plan_err(MCASTCTL_EINPUT, "cannot write the plan: %s",
+				      strerror(errno));
 	}
 	swplan_free(&p, &o);
 	return st < 0 ? MCASTCTL_OK : st;
@@ -1199,11 +1131,11 @@ static int plan_switch(int argc, char **argv)
 static int torus_misuse(const struct sw_opts *o)
 {
 	if (o->algorithm && !strcmp(o->algorithm, "updown"))
-		return perr(MCASTCTL_EUSAGE, "--algorithm updown needs a switch topology (--topology switch:FILE)");
+		return plan_err(MCASTCTL_EUSAGE, "--algorithm updown needs a switch topology (--topology switch:FILE)");
 	if (o->route)
-		return perr(MCASTCTL_EUSAGE, "--route needs a switch topology (--topology switch:FILE)");
+		return plan_err(MCASTCTL_EUSAGE, "--route needs a switch topology (--topology switch:FILE)");
 	if (o->compare)
-		return perr(MCASTCTL_EUSAGE, "--compare needs a switch topology (--topology switch:FILE)");
+		return plan_err(MCASTCTL_EUSAGE, "--compare needs a switch topology (--topology switch:FILE)");
 	return -1;
 }
 
