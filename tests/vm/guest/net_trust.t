@@ -108,12 +108,16 @@ trust_worms() {
 	mal0=$(netstat_of 1 rx_malformed)
 	x=400
 	# (0x18: algorithm 6, a hypercube's, pad 4 no such one; torus:2x2 is
-	# the 2-cube)
+	# the 2-cube.  Then maxport's piece 1 2 0 3, not cube-ordered, and a
+	# ring's chain table (0x3c: algorithm 7 and the chain flag) naming 3
+	# twice)
 	for bad in "flags=0x18 pad=4 piece=1:0" "flags=0x10 pad=0 piece=0x80000001:0" \
 		"flags=0x08 pad=4 piece=0x80000001:0" "flags=0x20 piece=1:0" \
 		"flags=0x08 piece=1:0" "flags=0x08 piece=0x80000001:0,0x80000001:0" \
 		"flags=0x08 piece=0x89000001:0" "flags=0x08 piece=0x80000001:0,0x40000003:0" \
-		"flags=0x28 piece=0x80000003:0,0x80000001:0"; do
+		"flags=0x28 piece=0x80000003:0,0x80000001:0" \
+		"flags=0x18 pad=1 piece=1:0,2:0,0:0,3:0" \
+		"flags=0x3c piece=0x80000001:0,0x80000003:0,0x80000003:0"; do
 		# shellcheck disable=SC2086
 		as_peer xid=$x seq=$x $bad text=bad > /dev/null 2>&1 ||
 			fail "$TP: mcast_forge $bad"
@@ -121,14 +125,18 @@ trust_worms() {
 	done
 	run_ok "$TP: node 2 sends a good s-torus worm" \
 		as_peer xid=500 seq=500 step=1 flags=0x08 piece=0x80000001:0 text=worm
+	run_ok "$TP: node 2 sends a good maxport piece" \
+		as_peer xid=501 seq=501 step=1 flags=0x18 pad=1 piece=1:0 text=cube
 	sleep 1
 	mal1=$(netstat_of 1 rx_malformed)
-	is "$(delta "$mal0" "$mal1")" 9 "$TP: 9 DATA with bad offload fields (algorithm, r, chain flag, heads, level, flags) counted in rx_malformed"
+	is "$(delta "$mal0" "$mal1")" 11 "$TP: 11 DATA with bad offload or hypercube fields (algorithm, r, chain flag, heads, level, flags, cube order, a ring's repeat) counted in rx_malformed"
 	kill "$(sed -n 's/^ready .* pid=\([0-9]*\)$/\1/p' "$W/rx.1")" 2>/dev/null
 	wait "$rxpid"
 	is "$(grep -c '^msg src=2 seq=500 len=4 group=5 step=1 from=2 ' "$W/rx.1")" 1 \
 		"$TP: the good worm delivered once, in phase 1 from node 2"
-	is "$(grep -c '^msg ' "$W/rx.1")" 1 "$TP: nothing bad delivered"
+	is "$(grep -c '^msg src=2 seq=501 len=4 group=5 step=1 from=2 ' "$W/rx.1")" 1 \
+		"$TP: the good maxport piece delivered once"
+	is "$(grep -c '^msg ' "$W/rx.1")" 2 "$TP: nothing bad delivered"
 }
 
 # what a peer may say (see the top)
