@@ -232,6 +232,8 @@ static void mcast_worm_spread(struct mcast_net *mn, struct mcast_job *job,
 {
 	struct mc_chain c = { .node = nodes, .len = n, .rot = 0 };
 	u32 room = mcast_worm_room(mn), i;
+	/* a ring's paths are E-cube's, not UTPR's: software on any transport */
+	bool hw = mn->tp->xmit_worm && job->algo != MC_ALGO_RING;
 	struct mc_sender s;
 	struct mc_dest *d;
 	int k;
@@ -247,13 +249,11 @@ static void mcast_worm_spread(struct mcast_net *mn, struct mcast_job *job,
 	}
 	mc_sender_init(&s, &mn->torus, &c, job->algo, job->r, 0, n, level);
 	while ((k = mc_sender_next(&s, d, n)) > 0) {
-		/* a ring's paths are E-cube's: software on any transport */
-		if (!mn->tp->xmit_worm || job->algo == MC_ALGO_RING)
+		if (!hw)
 			mcast_chain_start(mn, job, nodes, prevs, d, k);
 		else if (k > room)
 			atomic64_inc(&mn->stats.worm_splits);
-		for (i = 0; mn->tp->xmit_worm && job->algo != MC_ALGO_RING &&
-		     i < k; i += room)
+		for (i = 0; hw && i < k; i += room)
 			mcast_worm_start(mn, job, nodes, prevs, d + i,
 					 min_t(u32, room, k - i));
 		job->nsent++;	/* one step, however many worms */
