@@ -108,7 +108,7 @@ ctl "node set algorithm without a value" 2 "algorithm needs a value" \
 	node set algorithm
 ctl "node set algorithm twice" 2 "algorithm given twice" \
 	node set algorithm auto algorithm u-torus
-forms="expected auto, u-torus, s-torus, md-torus, mu-torus, mu-torus:R, binomial, u-cube, maxport, combine, w-sort or ring"
+forms="expected auto, u-torus, s-torus, md-torus, mu-torus, mu-torus:R, binomial, u-cube, maxport, combine, w-sort, ring, rb or rb-all-port"
 ctl "node set algorithm separate: the accepted forms" 1 \
 	"algorithm \"separate\": $forms" node set algorithm separate
 ctl "node set algorithm in capitals" 1 "algorithm \"U-TORUS\": $forms" \
@@ -126,7 +126,13 @@ ctl "node set algorithm mu-torus:+8" 1 "R must be 2 to 255" \
 ctl "node set algorithm s-torus:4" 1 \
 	'algorithm "s-torus:4": only mu-torus takes a parameter (mu-torus:R)' \
 	node set algorithm s-torus:4
-for a in auto u-torus s-torus md-torus mu-torus mu-torus:2 mu-torus:255; do
+ctl "node set algorithm rb:4" 1 \
+	'algorithm "rb:4": only mu-torus takes a parameter (mu-torus:R)' \
+	node set algorithm rb:4
+ctl "node set algorithm rb-all: no such algorithm" 1 \
+	"algorithm \"rb-all\": $forms" node set algorithm rb-all
+for a in auto u-torus s-torus md-torus mu-torus mu-torus:2 mu-torus:255 \
+	ring rb rb-all-port; do
 	ctl "node set algorithm $a: valid, not loaded" 4 "$nl" \
 		node set algorithm "$a"
 done

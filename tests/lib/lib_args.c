@@ -203,6 +203,12 @@ static void test_uring(struct mcast *mc)
 	       "send_set_algorithm: mu-torus r 256: -EINVAL");
 	is_int(mcast_send_set_algorithm(&s, MCAST_ALGORITHM_STORUS, 4), -EINVAL,
 	       "send_set_algorithm: r for s-torus: -EINVAL");
+	is_int(mcast_send_set_algorithm(&s, MCAST_ALGORITHM_RB, 4), -EINVAL,
+	       "send_set_algorithm: r for rb: -EINVAL");
+	is_int(mcast_send_set_algorithm(&s, MCAST_ALGORITHM_RB_ALL_PORT, 0), 0,
+	       "send_set_algorithm: rb-all-port");
+	ok(s.algorithm == MCAST_ALGORITHM_RB_ALL_PORT,
+	   "send_set_algorithm: rb-all-port's value, no r");
 	is_int(mcast_send_set_algorithm(&s, __MCAST_ALGORITHM_MAX, 0), -EINVAL,
 	       "send_set_algorithm: an unknown algorithm: -EINVAL");
 	is_int(mcast_send_init_nodes(&s, nodes, 1, &v, 1, MCAST_SEND_SEPARATE),

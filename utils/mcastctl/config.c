@@ -169,9 +169,11 @@ static const char *const node_algos[__MCAST_ALGORITHM_MAX] = {
 	[MCAST_ALGORITHM_COMBINE] = "combine",
 	[MCAST_ALGORITHM_WSORT] = "w-sort",
 	[MCAST_ALGORITHM_RING] = "ring",
+	[MCAST_ALGORITHM_RB] = "rb",
+	[MCAST_ALGORITHM_RB_ALL_PORT] = "rb-all-port",
 };
 
-#define NODE_ALGOS "auto, u-torus, s-torus, md-torus, mu-torus, mu-torus:R, binomial, u-cube, maxport, combine, w-sort or ring"
+#define NODE_ALGOS "auto, u-torus, s-torus, md-torus, mu-torus, mu-torus:R, binomial, u-cube, maxport, combine, w-sort, ring, rb or rb-all-port"
 #define NODE_ALGO_R_MAX 255	/* MCAST_NODE_A_ALGO_R: one header byte */
 
 static const char *node_algo_name(u8 algo)
@@ -228,7 +230,11 @@ static const char *algo_note(const struct ctl_node *node, char *buf,
 		return node->t.rank ? " (over node ids, not the switches' order)" : "";
 	if (a == MCAST_ALGORITHM_RING)
 		return " (a software worm along the members' ring)";
-	if (a >= MCAST_ALGORITHM_UCUBE)
+	if (a == MCAST_ALGORITHM_RB)
+		return " (recursion-based broadcast: byte ranges over XOR-diagonals, for sends to every node)";
+	if (a == MCAST_ALGORITHM_RB_ALL_PORT)
+		return " (all-port recursion-based broadcast: byte ranges over XOR-diagonals, for sends to every node)";
+	if (a >= MCAST_ALGORITHM_UCUBE && a <= MCAST_ALGORITHM_WSORT)
 		return " (all-port, E-cube)";
 	if (mc_algo_supported(&node->t, MC_ALGO_STORUS, 0, &why)) {
 		snprintf(buf, size, " (u-torus: %s)", why ? why : "this torus");
@@ -274,9 +280,13 @@ void cmd_node_usage(FILE *f)
 	      "halving over node ids: a topology-blind tree); on a hypercube\n"
 	      "(cube:N, or a torus whose every radix is 2) also u-cube, maxport,\n"
 	      "combine, w-sort (seed 000 ch. 3, all-port) or ring (seed 004: the\n"
-	      "members' contention-free ring, for many senders).  The path-based\n"
-	      "ones (s-, md-, mu-torus) need a unidirectional torus with equal\n"
-	      "radices; without ir on the transport their worms go in software.\n"
+	      "members' contention-free ring, for many senders); on a torus whose\n"
+	      "sides are powers of two (2D, or 3D and more with equal sides) also\n"
+	      "rb or rb-all-port (seed 003's recursion-based broadcast, one-port or\n"
+	      "all-port: sends to every node go by it, the others by u-torus).  The\n"
+	      "path-based ones (s-, md-, mu-torus) need a unidirectional torus with\n"
+	      "equal radices; without ir on the transport their worms go in\n"
+	      "software.\n"
 	      "switch:FILE: a switched cluster (a topology file: link A B, host N S,\n"
 	      "root S); C is this node's host id.  Groups then follow seed 001's\n"
 	      "up*-down* order and multicast by recursive halving (u-torus) only.\n"
@@ -1250,6 +1260,9 @@ static const struct {
 	{ MCAST_STATS_A_WORM_SPLITS, "worm_splits" },
 	{ MCAST_STATS_A_OFFLOAD_FALLBACKS, "offload_fallbacks" },
 	{ MCAST_STATS_A_RX_WORMS, "rx_worms" },
+	{ MCAST_STATS_A_RB_SENT, "rb_sent" },
+	{ MCAST_STATS_A_RB_ASSEMBLED, "rb_assembled" },
+	{ MCAST_STATS_A_RB_FALLBACKS, "rb_fallbacks" },
 };
 
 #define STAT_KEYS_ALWAYS 5	/* the first ones: present in every reply */

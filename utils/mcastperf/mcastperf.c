@@ -95,8 +95,8 @@ static void usage(FILE *f)
 		"IDS: node ids, comma-separated (a-b ranges allowed).  LIST: comma-\n"
 		"separated; sizes take K and M.  Defaults: --sizes 8,64,1K,16K,256K,1M,4M\n"
 		"--iters 20, --methods u-torus,separate (also: s-torus, md-torus,\n"
-		"mu-torus[:R], auto, binomial, u-cube, maxport, combine, w-sort, ring;\n"
-		"all =\n"
+		"mu-torus[:R], auto, binomial, u-cube, maxport, combine, w-sort, ring,\n"
+		"rb, rb-all-port (rb: sends to every other node only); all =\n"
 		"u-torus,separate), --timeout-ms 600000\n"
 		"(send; msg: the kernel's\n"
 		"30000), --idle 60.  --counts uses the first C members for each C (not\n"
@@ -352,13 +352,16 @@ static int cmp_double(const void *a, const void *b)
  * separate, s-torus, md-torus, mu-torus[:R], auto, binomial (u-torus's
  * halving over node ids: on a switched cluster, the topology-blind tree),
  * or on a hypercube u-cube, maxport, combine, w-sort (trees too) or ring
- * (a worm in software).
+ * (a worm in software), or rb, rb-all-port (recursion-based broadcast, a
+ * software data path of byte ranges, no worm: counted with the trees; the
+ * kernel refuses it unless the members are every node but the sender).
  */
 static int parse_method(const char *word, size_t n, struct method *m)
 {
 	static const char *const algos[] = {
 		"auto", "u-torus", "s-torus", "md-torus", "mu-torus",
 		"binomial", "u-cube", "maxport", "combine", "w-sort", "ring",
+		"rb", "rb-all-port",
 	};
 	unsigned long r = 0;
 	uint32_t a;
@@ -384,6 +387,7 @@ static int parse_method(const char *word, size_t n, struct method *m)
 			if (*end || r < 2 || r > 255)
 				return -1;
 		}
+		/* worms (path-based, ring): M_PATH; trees and rb: M_UTORUS */
 		m->kind = a == MCAST_ALGORITHM_UTORUS ||
 			  (a >= MCAST_ALGORITHM_BINOMIAL &&
 			   a != MCAST_ALGORITHM_RING) ? M_UTORUS : M_PATH;

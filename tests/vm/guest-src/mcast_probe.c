@@ -314,6 +314,9 @@ static void print_netstats(const struct nlattr *const *t)
 		{ MCAST_STATS_A_WORM_SPLITS, "worm_splits" },
 		{ MCAST_STATS_A_OFFLOAD_FALLBACKS, "offload_fallbacks" },
 		{ MCAST_STATS_A_RX_WORMS, "rx_worms" },
+		{ MCAST_STATS_A_RB_SENT, "rb_sent" },
+		{ MCAST_STATS_A_RB_ASSEMBLED, "rb_assembled" },
+		{ MCAST_STATS_A_RB_FALLBACKS, "rb_fallbacks" },
 	};
 	size_t i;
 
@@ -2081,7 +2084,8 @@ static uint32_t parse_algo(const char *s)
 {
 	static const char *const names[] = {
 		"auto", "u-torus", "s-torus", "md-torus", "mu-torus", "binomial",
-		"u-cube", "maxport", "combine", "w-sort", "ring",
+		"u-cube", "maxport", "combine", "w-sort", "ring", "rb",
+		"rb-all-port",
 	};
 	size_t n = strcspn(s, ":");
 	uint32_t a;

@@ -96,7 +96,7 @@ expect "algorithm mu-torus:256: refused before the kernel" 1 \
 	'algorithm "mu-torus:256": R must be 2 to 255' \
 	mcastctl node set algorithm mu-torus:256
 expect "algorithm separate: the accepted forms are named" 1 \
-	"expected auto, u-torus, s-torus, md-torus, mu-torus, mu-torus:R, binomial, u-cube, maxport, combine, w-sort or ring" \
+	"expected auto, u-torus, s-torus, md-torus, mu-torus, mu-torus:R, binomial, u-cube, maxport, combine, w-sort, ring, rb or rb-all-port" \
 	mcastctl node set algorithm separate
 expect "s-torus on a bidirectional torus: the kernel's reason, exit 4" 4 \
 	"path-based algorithms (UTPR) need a unidirectional torus" \
