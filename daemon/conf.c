@@ -20,6 +20,7 @@
 #include "conf.h"
 #include "parse.h"
 #include "cube.h"
+#include "rb.h"
 #include "switchtopo.h"
 #include "view.h"
 
@@ -43,7 +44,7 @@ enum key {
 #define KEY_NAMES "topology, port, control_port, transport, algorithm, " \
 		  "heartbeat, suspect, dead, sync, monitors, key"
 #define NODE_ALGOS "auto, u-torus, s-torus, md-torus, mu-torus:R, binomial, " \
-	"u-cube, maxport, combine, w-sort or ring"
+	"u-cube, maxport, combine, w-sort, ring, rb or rb-all-port"
 
 struct parser {
 	const char *name;
@@ -236,9 +237,23 @@ static bool cube_algorithm(const char *v, enum mc_algo *algo, u32 *r)
 }
 
 /*
+ * Recursion-based broadcast (seed 003; mcast.ko's MCAST_ALGORITHM_RB and
+ * _RB_ALL_PORT): its port model, or false.  It has no enum mc_algo: the
+ * node's broadcasts go by it and its other sends by U-torus.
+ */
+static bool rb_algorithm(const char *v, enum mc_rb_ports *ports)
+{
+	*ports = MC_RB_ONE_PORT;
+	if (!strcmp(v, "rb"))
+		return true;
+	*ports = MC_RB_ALL_PORT;
+	return !strcmp(v, "rb-all-port");
+}
+
+/*
  * What a node may be set to: parse_algorithm()'s names less "separate"
- * (no node multicasts that way), plus "auto" and a hypercube's; R as the
- * kernel takes it.
+ * (no node multicasts that way), plus "auto", a hypercube's and rb's; R
+ * as the kernel takes it.
  */
 static int set_algorithm(struct parser *p, const char *v)
 {
@@ -251,6 +266,13 @@ static int set_algorithm(struct parser *p, const char *v)
 	char why[PARSE_ERR_MAX], q[QUOTE];
 
 	printable(v, q, sizeof(q));
+	c->rb = rb_algorithm(v, &c->rb_ports);
+	if (c->rb) {
+		c->algo = MC_ALGO_UTORUS;
+		c->algo_r = 0;
+		strcpy(c->algorithm, v);
+		return 0;
+	}
 	if (cube_algorithm(v, &c->algo, &c->algo_r)) {
 		strcpy(c->algorithm, v);
 		return 0;
@@ -952,6 +974,22 @@ static int check_cluster(struct parser *p)
 		return perr(p, "suspect %s must be longer than heartbeat %s",
 			    ms_str(c->suspect_ms, s, sizeof(s)),
 			    ms_str(c->heartbeat_ms, h, sizeof(h)));
+	}
+	/*
+	 * As mcast.ko checks a node's rb: the shape, one-port, as a mesh's
+	 * (the schedule is the same on a torus of either links); all-port
+	 * needs equal sides only when a broadcast is sent.
+	 */
+	if (p->key_line[K_ALGORITHM] && c->rb) {
+		struct mc_rb rb;
+
+		if (mc_rb_init(&rb, &c->torus, true, MC_RB_ONE_PORT,
+			       MC_RB_ORDER_RANGES, &why)) {
+			p->line = later(p, K_ALGORITHM, K_TOPOLOGY);
+			return perr(p, "algorithm %s cannot run on %s: %s",
+				    c->algorithm, c->topology,
+				    why ? why : "no recursion-based broadcast there");
+		}
 	}
 	if (p->key_line[K_ALGORITHM] && strcmp(c->algorithm, "auto") &&
 	    mc_algo_supported(&c->torus, c->algo, c->algo_r, &why)) {

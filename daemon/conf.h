@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <netinet/in.h>
 
+#include "rb.h"
 #include "schedule.h"
 
 #define MCD_CONF_DEFAULT	"/etc/mcast/mcastd.conf"
@@ -42,8 +43,12 @@ struct mcd_conf {
 	uint16_t control_port;		/* control_port = (default port + 1) */
 	char transport[16];		/* transport = udp|tcp|... ("" default) */
 	char algorithm[24];		/* algorithm = auto|u-torus|... ("") */
-	enum mc_algo algo;		/* it parsed, when set and not auto */
+	enum mc_algo algo;		/* it parsed, when set and not auto (rb:
+					 * u-torus, its sends not to every
+					 * node) */
 	uint32_t algo_r;		/* mu-torus:R, else 0 */
+	bool rb;			/* algorithm = rb or rb-all-port */
+	enum mc_rb_ports rb_ports;	/* which of the two (rb only) */
 	uint32_t heartbeat_ms;		/* heartbeat = 200ms (default 500ms) */
 	uint32_t suspect_ms;		/* suspect = 2s (default 4 x heartbeat) */
 	uint32_t dead_ms;		/* dead = 2s (default 4 x heartbeat) */

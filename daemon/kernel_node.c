@@ -27,6 +27,8 @@ static const char *const algo_names[__MCAST_ALGORITHM_MAX] = {
 	[MCAST_ALGORITHM_COMBINE] = "combine",
 	[MCAST_ALGORITHM_WSORT] = "w-sort",
 	[MCAST_ALGORITHM_RING] = "ring",
+	[MCAST_ALGORITHM_RB] = "rb",
+	[MCAST_ALGORITHM_RB_ALL_PORT] = "rb-all-port",
 };
 
 /* "mu-torus:4" into (MCAST_ALGORITHM_MUTORUS, 4); conf.c checked it. */

@@ -275,7 +275,7 @@ static void test_cluster_errors(void)
 	FAILS(CL "transport = abcdefghijklmnop\n" ND, "transport too long",
 	      "t.conf:3:", "up to 15 characters");
 	FAILS(CL "algorithm = separate\n" ND, "separate is no node algorithm",
-	      "t.conf:3: algorithm \"separate\": expected auto, u-torus, s-torus, md-torus, mu-torus:R, binomial, u-cube, maxport, combine, w-sort or ring");
+	      "t.conf:3: algorithm \"separate\": expected auto, u-torus, s-torus, md-torus, mu-torus:R, binomial, u-cube, maxport, combine, w-sort, ring, rb or rb-all-port");
 	FAILS(CL "algorithm = mu-torus\n" ND, "mu-torus without R",
 	      "t.conf:3:", "partition size");
 	FAILS(CL "algorithm = mu-torus:1\n" ND, "mu-torus:1", "t.conf:3:",
@@ -417,6 +417,27 @@ static void test_cross_errors(void)
 	FAILS("[cluster]\ntopology = torus:4x4\nalgorithm = ring\n" ND,
 	      "ring on a 4x4 torus",
 	      "t.conf:3: algorithm ring cannot run on torus:4x4", "hypercube");
+	FAILS("[cluster]\nalgorithm = rb\ntopology = torus:6x6:bi\n" ND,
+	      "rb on sides that are no powers of two",
+	      "t.conf:3: algorithm rb cannot run on torus:6x6:bi",
+	      "power of two");
+	FAILS("[cluster]\ntopology = torus:128x2:bi\nalgorithm = rb\n" ND,
+	      "rb on a side 64 times the other",
+	      "t.conf:3: algorithm rb cannot run on torus:128x2:bi",
+	      "more than 32 times");
+	FAILS("[cluster]\ntopology = torus:4x4x2:bi\nalgorithm = rb\n"
+	      "[nodes]\n0,0,0 = 10.0.0.1\n",
+	      "rb on unequal sides in 3D",
+	      "t.conf:3: algorithm rb cannot run on torus:4x4x2:bi",
+	      "unequal sides only in 2D");
+	FAILS("[cluster]\ntopology = torus:16:bi\nalgorithm = rb\n"
+	      "[nodes]\n0 = 10.0.0.1\n",
+	      "rb on a ring (one dimension)",
+	      "t.conf:3: algorithm rb cannot run on torus:16:bi",
+	      "two dimensions");
+	FAILS("[cluster]\ntopology = torus:4x4:bi\nalgorithm = rb:4\n" ND,
+	      "rb takes no parameter",
+	      "t.conf:3: algorithm \"rb:4\": expected auto,", "rb-all-port");
 }
 
 /* cube:N and the hypercube's algorithms (mcast.ko's, by name). */
@@ -443,6 +464,52 @@ static void test_cube(void)
 		if (!rc)
 			mcd_conf_free(&c);
 	}
+}
+
+/*
+ * rb and rb-all-port (mcast.ko's recursion-based broadcast, by name): no
+ * enum mc_algo of their own, U-torus for the sends not to every node.
+ */
+static void test_rb(void)
+{
+	static const struct {
+		const char *topo, *algo, *node;
+		enum mc_rb_ports ports;
+	} cases[] = {
+		{ "torus:4x4:bi", "rb", "0,0", MC_RB_ONE_PORT },
+		{ "torus:4x4:bi", "rb-all-port", "0,0", MC_RB_ALL_PORT },
+		{ "torus:4x4", "rb", "0,0", MC_RB_ONE_PORT },
+		{ "torus:16x4:bi", "rb", "0,0", MC_RB_ONE_PORT },
+		/* as mcast.ko checks it: the shape, one-port */
+		{ "torus:8x4:bi", "rb-all-port", "0,0", MC_RB_ALL_PORT },
+		{ "torus:4x4x4:bi", "rb-all-port", "0,0,0", MC_RB_ALL_PORT },
+		{ "cube:3", "rb", "0,0,0", MC_RB_ONE_PORT },
+	};
+	char text[256], err[MCD_CONF_ERR_MAX] = "";
+	struct mcd_conf c;
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(text, sizeof(text),
+			 "[cluster]\ntopology = %s\nalgorithm = %s\n"
+			 "[nodes]\n%s = 10.77.0.1\n", cases[i].topo,
+			 cases[i].algo, cases[i].node);
+		rc = mcd_conf_parse(text, "t.conf", &c, err);
+		ok(!rc && !strcmp(c.algorithm, cases[i].algo) && c.rb &&
+		   c.rb_ports == cases[i].ports && c.algo == MC_ALGO_UTORUS &&
+		   !c.algo_r,
+		   "%s with algorithm %s: %s", cases[i].topo, cases[i].algo,
+		   rc ? err : "parsed");
+		if (!rc)
+			mcd_conf_free(&c);
+	}
+	rc = mcd_conf_parse("[cluster]\ntopology = torus:4x4:bi\n"
+			    "algorithm = u-torus\n[nodes]\n0,0 = 10.77.0.1\n",
+			    "t.conf", &c, err);
+	ok(!rc && !c.rb, "algorithm u-torus is no rb: %s", rc ? err : "parsed");
+	if (!rc)
+		mcd_conf_free(&c);
 }
 
 static void test_text_errors(void)
@@ -796,6 +863,7 @@ int main(void)
 	test_group_errors();
 	test_cross_errors();
 	test_cube();
+	test_rb();
 	test_text_errors();
 	test_lookups();
 	test_many();
