@@ -74,6 +74,9 @@
  *                 collection, a dead, restarted or expired child
  *   data_fifo.c   local delivery exactly once and in order per stream
  *   data_rx.c     receiving: reassembly, batched ACKs, cut-through forwarding
+ *   data_rb.c     recursion-based broadcast: byte ranges from several
+ *                 senders assembled per (src, seq), reports to the root,
+ *                 its U-torus fallback
  *   data_send.c   the send entry point: the algorithm, planning the R-chain
  *                 or H-cycle, completion mode
  *   data_work.c   on top: the node's receive and timer work, start and stop
@@ -90,13 +93,20 @@
 #include <linux/xarray.h>
 
 #include "chain.h"
+#include "msg.h"
 #include "net.h"
 #include "obj.h"
 #include "transport.h"
 
 /* Wire format: every datagram starts with struct mcw_hdr (big endian). */
 #define MCW_VERSION	1
-enum { MCW_DATA = 1, MCW_ACK = 2, MCW_DONE = 3 };
+enum {
+	MCW_DATA = 1,
+	MCW_ACK = 2,
+	MCW_DONE = 3,
+	MCW_REPORT = 4,		/* an RB member to its root (data_rb.c) */
+	MCW_REPORT_ACK = 5,
+};
 #define MCW_F_TRUNC	0x01	/* DONE: the failure list is cut short */
 #define MCW_F_BUSY	0x02	/* ACK: alive, but no room for it yet */
 #define MCW_F_AUTH	0x80	/* an authentication trailer follows (auth.h) */
@@ -112,6 +122,12 @@ enum { MCW_DATA = 1, MCW_ACK = 2, MCW_DONE = 3 };
  * next head (data_spread.c).
  */
 #define MCW_F_CHAIN		0x20
+/*
+ * DATA: byte ranges of a recursion-based broadcast (data_rb.c): the
+ * table is every node's prev then one RB entry, and the algorithm bits
+ * and the pad are 0.  REPORT: the message is whole at its sender.
+ */
+#define MCW_F_RB		0x40
 /*
  * A path-based transfer's piece table is compound (Fig 6.2): the pieces of
  * every destination of its worm, in visiting order, each one's first
@@ -182,6 +198,14 @@ struct mcw_hdr {
 #define MCAST_DONE_KEEP_MS	20000
 #define MCAST_WAIT_DEFAULT_MS	30000
 #define MCAST_GAP_MS		10000
+/*
+ * Recursion-based broadcast: every transfer carries every node's prev,
+ * so clusters up to this size; broadcasts a node assembles at once, and
+ * of one sender (each is a job of its sender's too).
+ */
+#define MCAST_RB_NODES_MAX	256
+#define MCAST_RB_MAX		32
+#define MCAST_RB_PER_PEER	8
 
 enum mcast_job_state { JOB_RX, JOB_FWD, JOB_DONE };
 
@@ -221,6 +245,9 @@ struct mcast_job {
 	unsigned long done_again;	/* no DONE resent before then */
 	bool counted;			/* in the node's and parent's jobs */
 	bool fwd_charged;		/* its msg_len is in mn->fwd_mem */
+	bool rbx;			/* receives an RB transfer's ranges */
+	u8 rbmode;			/* a send's pick: MCAST_ALGORITHM_RB* */
+	struct mcast_rb *rb;		/* an RB broadcast's root or assembly */
 	u64 bytes;
 	struct completion done;
 };
@@ -252,6 +279,9 @@ struct mcast_tx {
 	u32 worm_idx;
 	u8 level;			/* md-torus level of its piece */
 	bool chain;			/* a software worm: MCW_F_CHAIN */
+	bool rb;			/* RB ranges: MCW_F_RB, @data */
+	u8 *data;			/* its body (NULL: the job's message) */
+	u32 dlen;			/* ... and its bytes */
 	u32 xid, to, step, len;
 	u32 child_inc;			/* the child's incarnation (0: unheard) */
 	u32 *nodes;			/* the piece, receiver first */
@@ -409,6 +439,25 @@ void mcast_tx_go(struct mcast_net *mn, struct mcast_tx *tx, bool pump);
 void mcast_piece_put(u8 *buf, const u32 *nodes, const u64 *prevs, u32 len,
 		     bool head, u8 level);
 
+/* What @tx sends after its table, and how many bytes. */
+static inline u8 *mcast_tx_body(const struct mcast_tx *tx)
+{
+	return tx->data ?: tx->job->msg->data;
+}
+
+static inline u32 mcast_tx_body_len(const struct mcast_tx *tx)
+{
+	return tx->data ? tx->dlen : tx->job->msg_len;
+}
+
+/*
+ * Gives @tx (not started) its own table @pbuf of @plen bytes and body
+ * @data of @dlen, both taken over (freed with it, or now when NULL's
+ * passed for either); 0 or -ENOMEM.
+ */
+int mcast_tx_set_body(struct mcast_net *mn, struct mcast_tx *tx, u8 *pbuf,
+		      u32 plen, u8 *data, u32 dlen);
+
 /* The step of @job's next message (a holder's j-th: its own step + j + 1). */
 static inline u32 mcast_job_next_step(const struct mcast_job *job)
 {
@@ -464,6 +513,38 @@ bool mcast_stream_room(struct mcast_net *mn, u32 src, u32 group);
  * completing until it is delivered.
  */
 void mcast_rx_deliver(struct mcast_net *mn, struct mcast_job *job, u64 prev);
+
+/* data_rb.c: recursion-based broadcast (seed 003) */
+struct mcast_rb;
+/* MCAST_ALGORITHM_RB or _RB_ALL_PORT can run on @t; or *@why not. */
+bool mcast_rb_shape_ok(const struct mc_torus *t, const char **why);
+/*
+ * A broadcast of @len bytes in mode @a (MCAST_ALGORITHM_RB*, or AUTO: by
+ * the model's rule) is RB's: 0 for no, else the mode.
+ */
+u8 mcast_rb_choose(struct mcast_net *mn, u8 a, u32 len);
+/* Starts root @job (nodes, prevs, msg set) by RB; -errno: use U-torus. */
+int mcast_rb_start(struct mcast_net *mn, struct mcast_job *job, u8 mode);
+/* An RB transfer (@job->rbx) is all here: its ranges into the message. */
+void mcast_rb_received(struct mcast_net *mn, struct mcast_job *job);
+/* Room for the assembly an RB DATA from @from may need. */
+bool mcast_rb_room(struct mcast_net *mn, const struct mcw_hdr *h);
+/* A transfer of RB @job failed: the root falls back, a member reports. */
+void mcast_rb_failed(struct mcast_net *mn, struct mcast_job *job);
+/* The report of finished assembly @job to the root. */
+void mcast_rb_report(struct mcast_net *mn, struct mcast_job *job);
+void mcast_rx_report(struct mcast_net *mn, const struct mcw_hdr *h,
+		     const void *body, size_t blen, u32 from);
+void mcast_rx_report_ack(struct mcast_net *mn, const struct mcw_hdr *h,
+			 u32 from);
+/* Root @job timed out waiting: the nodes that did not report, failed. */
+void mcast_rb_unconfirmed(struct mcast_job *job);
+void mcast_rb_free(struct mcast_net *mn, struct mcast_job *job);
+/* Deadlines: expired assemblies, reports again, roots that fall back. */
+void mcast_rb_tick(struct mcast_net *mn);
+bool mcast_rb_busy(struct mcast_net *mn);
+/* Assemblies counted against sender @src. */
+u32 mcast_rb_count(struct mcast_net *mn, u32 src);
 
 /* data_send.c */
 /* The node has room for a send of any size (poll's EPOLLOUT). */

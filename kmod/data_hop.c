@@ -96,7 +96,11 @@ static void mcast_tx_fail(struct mcast_net *mn, struct mcast_tx *tx)
 	mcast_job_add_failed(job, tx->to);
 	mcast_notify_data(mn, MCAST_CMD_PEER_DOWN, tx->to, job->group,
 			  job->seq, EHOSTUNREACH);
-	mcast_takeover(mn, job, tx->nodes, tx->prevs, tx->len, tx->level);
+	if (tx->rb)	/* a broadcast's root takes over (data_rb.c) */
+		mcast_rb_failed(mn, job);
+	else
+		mcast_takeover(mn, job, tx->nodes, tx->prevs, tx->len,
+			       tx->level);
 	mcast_tx_free(mn, tx);
 	job->pending--;
 	mcast_job_check(mn, job);
@@ -119,6 +123,8 @@ static void mcast_tx_give_up(struct mcast_net *mn, struct mcast_tx *tx,
 		mcast_job_add_failed(job, tx->nodes[i]);
 	mcast_notify_data(mn, MCAST_CMD_ERROR, tx->to, job->group, job->seq,
 			  err);
+	if (tx->rb)
+		mcast_rb_failed(mn, job);
 	mcast_tx_free(mn, tx);
 	job->pending--;
 	mcast_job_check(mn, job);

@@ -169,6 +169,8 @@ void mcast_job_free(struct mcast_net *mn, struct mcast_job *job)
 {
 	struct mcast_tx *tx, *tmp;
 
+	if (job->rb)
+		mcast_rb_free(mn, job);
 	/* A forwarder whose parent gave up mid-transfer still has children. */
 	list_for_each_entry_safe(tx, tmp, &job->txs, link)
 		mcast_tx_free(mn, tx);
@@ -241,6 +243,10 @@ void mcast_send_done(struct mcast_net *mn, struct mcast_job *job)
 	u32 parts = max(1U, DIV_ROUND_UP(job->nfailed, room));
 	__be32 *ids;
 
+	if (job->rb) {		/* a broadcast's assembly reports to its root */
+		mcast_rb_report(mn, job);
+		return;
+	}
 	ids = kmalloc_array(room, 4, GFP_KERNEL);
 	if (!ids)
 		return;		/* the parent's probe asks again */
@@ -310,6 +316,7 @@ void mcast_tx_free(struct mcast_net *mn, struct mcast_tx *tx)
 	else
 		kvfree(tx->pbuf);
 	kvfree(tx->acked);
+	kvfree(tx->data);
 	mcast_obj_free(tx, MCAST_OBJ_TX);
 }
 

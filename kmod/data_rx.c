@@ -209,6 +209,8 @@ static void mcast_job_start(struct mcast_net *mn, struct mcast_job *job)
 	const char *why;
 
 	job->started = true;
+	if (job->rbx)
+		return;		/* ranges: taken once all here */
 	why = mcast_piece_take(mn, job);
 	if (why) {
 		mcast_job_reject_piece(mn, job, why);
@@ -231,6 +233,10 @@ static void mcast_job_received(struct mcast_net *mn, struct mcast_job *job)
 	job->state = JOB_FWD;
 	kvfree(job->have);
 	job->have = NULL;
+	if (job->rbx) {
+		mcast_rb_received(mn, job);
+		return;
+	}
 	if (!job->nodes)
 		return;		/* the piece was rejected */
 	job->msg->group = job->group;
@@ -273,9 +279,18 @@ static u32 mcast_data_check(struct mcast_net *mn, const struct mcw_hdr *h,
 	u8 algo = mcw_algo(h);
 	u64 total, off;
 
-	if (!count || count > min_t(u32, MCAST_MAX_DESTS + 1, mn->torus.nodes) ||
-	    len > MCAST_MAX_MSG || be32_to_cpu(h->src) >= mn->torus.nodes)
+	if (len > MCAST_MAX_MSG || be32_to_cpu(h->src) >= mn->torus.nodes)
 		return 0;
+	if (h->flags & MCW_F_RB) {
+		/* a prev per node and the RB entry; no algorithm of a piece */
+		if (count != mn->torus.nodes + 1 ||
+		    mn->torus.nodes > MCAST_RB_NODES_MAX ||
+		    (h->flags & (MCW_F_ALGO_MASK | MCW_F_CHAIN)) || h->pad)
+			return 0;
+	} else if (!count ||
+		   count > min_t(u32, MCAST_MAX_DESTS + 1, mn->torus.nodes)) {
+		return 0;
+	}
 	/* an algorithm this torus runs, and r only where it has one */
 	if (algo > MC_ALGO_RING ||
 	    ((h->flags & MCW_F_CHAIN) && !mc_algo_is_path_based(algo)) ||
@@ -313,7 +328,8 @@ static bool mcast_rx_room(struct mcast_net *mn, const struct mcast_peer *p,
 	       mn->fwd_mem + mn->held_mem + len <= MCAST_MSG_MEM_MAX &&
 	       mn->nheld < MCAST_HELD_MAX && p->held < MCAST_HELD_PER_PEER &&
 	       mcast_stream_room(mn, be32_to_cpu(h->src),
-				 be32_to_cpu(h->group));
+				 be32_to_cpu(h->group)) &&
+	       (!(h->flags & MCW_F_RB) || mcast_rb_room(mn, h));
 }
 
 static struct mcast_job *mcast_job_new_rx(struct mcast_net *mn,
@@ -342,6 +358,7 @@ static struct mcast_job *mcast_job_new_rx(struct mcast_net *mn,
 	job->algo = max_t(u8, mcw_algo(h), MC_ALGO_UTORUS);
 	job->r = h->pad;
 	job->chain = h->flags & MCW_F_CHAIN;
+	job->rbx = h->flags & MCW_F_RB;
 	job->msg_len = len;
 	job->count = count;
 	job->total = total;
@@ -526,6 +543,13 @@ void mcast_data_rx(struct mcast_net *mn, const struct sockaddr_in6 *sa,
 		break;
 	case MCW_DONE:
 		mcast_rx_done(mn, h, buf + sizeof(*h), len - sizeof(*h), from);
+		break;
+	case MCW_REPORT:
+		mcast_rx_report(mn, h, buf + sizeof(*h), len - sizeof(*h),
+				from);
+		break;
+	case MCW_REPORT_ACK:
+		mcast_rx_report_ack(mn, h, from);
 		break;
 	}
 }

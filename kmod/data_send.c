@@ -105,6 +105,7 @@ static void mcast_collect_failed(struct mcast_job *job,
 	list_for_each_entry(tx, &job->txs, link)
 		for (i = 0; i < tx->len; i++)
 			mcast_job_add_failed(job, tx->nodes[i]);
+	mcast_rb_unconfirmed(job);
 	mcast_job_uniq_failed(job);
 	ctx->nfailed = job->nfailed;
 	if (ctx->failed && job->nfailed)
@@ -156,7 +157,7 @@ static bool mcast_auto_algo(bool ir, u32 ndest, u32 len, u8 *a, u32 *r)
  */
 static int mcast_pick_algo(struct mcast_net *mn,
 			   const struct mcast_send_ctx *ctx, u32 ndest,
-			   u32 len, struct mcast_job *job)
+			   bool all, u32 len, struct mcast_job *job)
 {
 	const struct mcast_transport_ops *tp = mn->tp;
 	bool ir = tp && (tp->caps & MCAST_TP_CAP_IR) && tp->xmit_worm;
@@ -194,6 +195,20 @@ static int mcast_pick_algo(struct mcast_net *mn,
 			       -EOPNOTSUPP : 0;
 		job->algo = MC_ALGO_RING;
 		return 0;
+	}
+	if (a == MCAST_ALGORITHM_RB || a == MCAST_ALGORITHM_RB_ALL_PORT) {
+		/* broadcasts; the node's setting leaves the rest to U-torus */
+		if (!need && all && !(flags & MCAST_SEND_SEPARATE))
+			job->rbmode = mcast_rb_choose(mn, a, len);
+		return need || ((flags & MCAST_SEND_ALGORITHM) &&
+				(!all || !mcast_rb_choose(mn, a, U32_MAX))) ?
+		       -EOPNOTSUPP : 0;
+	}
+	if (a == MCAST_ALGORITHM_AUTO && all && !need &&
+	    !(flags & MCAST_SEND_SEPARATE)) {
+		job->rbmode = mcast_rb_choose(mn, a, len);
+		if (job->rbmode)
+			return 0;
 	}
 	if (flags & (MCAST_SEND_NO_OFFLOAD | MCAST_SEND_SEPARATE) ||
 	    (a == MCAST_ALGORITHM_UTORUS && !need))
@@ -290,6 +305,23 @@ static int mcast_send_order(struct mcast_net *mn, const struct mcast_job *pick,
 	return err ? err : mc_chain_rotate(&mn->torus, o, chain, m, self, c);
 }
 
+/*
+ * A broadcast: the destinations (@g's members, or @nodes, sorted) and this
+ * node are every node of the cluster.
+ */
+static bool mcast_send_is_broadcast(struct mcast_net *mn,
+				    const struct mcast_group *g,
+				    const u32 *nodes, u32 nnodes, u32 self)
+{
+	const u32 *d = g ? g->rchain : nodes;
+	u32 n = g ? g->nmembers : nnodes, i;
+	bool here = false;
+
+	for (i = 0; i < n; i++)
+		here |= d[i] == self;
+	return n + !here == mn->torus.nodes;
+}
+
 /* A send that reached no other node failed here: a local member cut off. */
 static int mcast_self_failed(struct mcast_send_ctx *ctx, u32 self)
 {
@@ -372,6 +404,9 @@ again:
 	}
 	if (mn->configured) {
 		err = mcast_pick_algo(mn, ctx, g ? g->nmembers : nnodes,
+				      mcast_send_is_broadcast(mn, g, nodes,
+							      nnodes,
+							      mn->node_id),
 				      msg->len, &pick);
 		if (err)
 			goto out;
@@ -467,7 +502,9 @@ again:
 	list_add_tail(&job->link, &mn->jobs);
 	mn->inflight++;
 	mn->inflight_bytes += job->bytes;
-	mcast_job_spread(mn, job, job->nodes, job->prevs, m, job->level);
+	if (!pick.rbmode || mcast_rb_start(mn, job, pick.rbmode))
+		mcast_job_spread(mn, job, job->nodes, job->prevs, m,
+				 job->level);
 	mcast_job_check(mn, job);	/* may free it unless waiting */
 	if (!wait)
 		goto out;

@@ -34,12 +34,17 @@ static u32 mcast_tx_frag_hdr(struct mcast_net *mn, struct mcast_tx *tx,
 	u32 off = i * fs, end = min(tx->total, off + fs);
 
 	mcw_init(h, mn, MCW_DATA, job->src, tx->xid, job->seq);
-	h->flags |= job->algo << MCW_F_ALGO_SHIFT | (tx->chain ? MCW_F_CHAIN : 0);
-	h->pad = job->algo == MC_ALGO_MUTORUS || job->algo == MC_ALGO_CUBE ?
-		 job->r : 0;
+	if (tx->rb) {
+		h->flags |= MCW_F_RB;
+	} else {
+		h->flags |= job->algo << MCW_F_ALGO_SHIFT |
+			    (tx->chain ? MCW_F_CHAIN : 0);
+		h->pad = job->algo == MC_ALGO_MUTORUS ||
+			 job->algo == MC_ALGO_CUBE ? job->r : 0;
+	}
 	h->group = cpu_to_be32(job->group);
 	h->step = cpu_to_be32(tx->step);
-	h->msg_len = cpu_to_be32(job->msg_len);
+	h->msg_len = cpu_to_be32(mcast_tx_body_len(tx));
 	h->count = cpu_to_be32(tx->plen / MCW_ENTRY);
 	h->frag = cpu_to_be32(i);
 	h->cum = cpu_to_be32(tx->child_inc);
@@ -65,7 +70,7 @@ static size_t mcast_tx_frag_vec(struct mcast_net *mn, struct mcast_tx *tx,
 	if (end > tx->plen) {
 		u32 d0 = max(off, tx->plen) - tx->plen;
 
-		v[(*nv)++] = (struct kvec){ tx->job->msg->data + d0,
+		v[(*nv)++] = (struct kvec){ mcast_tx_body(tx) + d0,
 					    end - tx->plen - d0 };
 	}
 	n = *nv - first;
@@ -145,8 +150,11 @@ static u32 mcast_job_held(struct mcast_net *mn, const struct mcast_job *job)
  */
 static u32 mcast_tx_ready(struct mcast_net *mn, const struct mcast_tx *tx)
 {
-	u32 held = mcast_job_held(mn, tx->job);
+	u32 held;
 
+	if (tx->data)		/* a body of its own, all here */
+		return tx->nfrags;
+	held = mcast_job_held(mn, tx->job);
 	if (held == tx->job->msg_len)
 		return tx->nfrags;
 	return (tx->plen + held) / mcast_frag_size(mn);
@@ -210,7 +218,7 @@ static void mcast_worm_send(struct mcast_net *mn, struct mcast_worm *w,
 	if (end > w->plen) {
 		u32 d0 = max(off, w->plen) - w->plen;
 
-		body[nb++] = (struct kvec){ t0->job->msg->data + d0,
+		body[nb++] = (struct kvec){ mcast_tx_body(t0) + d0,
 					    end - w->plen - d0 };
 	}
 	desc.body = body;
@@ -359,11 +367,28 @@ static int mcast_tx_own_pbuf(struct mcast_tx *tx)
 /* Sizes @tx by its piece table; 0 or -ENOMEM. */
 static int mcast_tx_size(struct mcast_net *mn, struct mcast_tx *tx)
 {
-	tx->total = tx->plen + tx->job->msg_len;
+	tx->total = tx->plen + mcast_tx_body_len(tx);
 	tx->nfrags = max(1U, DIV_ROUND_UP(tx->total, mcast_frag_size(mn)));
 	tx->acked = kvcalloc(BITS_TO_LONGS(tx->nfrags), sizeof(long),
 			     GFP_KERNEL);
 	return tx->acked ? 0 : -ENOMEM;
+}
+
+int mcast_tx_set_body(struct mcast_net *mn, struct mcast_tx *tx, u8 *pbuf,
+		      u32 plen, u8 *data, u32 dlen)
+{
+	if (!pbuf || !data) {
+		kvfree(pbuf);
+		kvfree(data);
+		return -ENOMEM;
+	}
+	kvfree(tx->pbuf);
+	kvfree(tx->acked);
+	tx->pbuf = pbuf;
+	tx->plen = plen;
+	tx->data = data;
+	tx->dlen = dlen;
+	return mcast_tx_size(mn, tx);
 }
 
 struct mcast_tx *mcast_tx_new(struct mcast_net *mn, struct mcast_job *job,

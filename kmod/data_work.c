@@ -88,10 +88,12 @@ static void mcast_timer_work(struct work_struct *w)
 		if (job->state == JOB_RX &&
 		    time_after(jiffies, job->stamp + keep))
 			mcast_job_free(mn, job);	/* the parent gave up */
+	mcast_rb_tick(mn);
 	mcast_done_jobs_expire(mn);
 	mcast_streams_skip_gaps(mn);
 	mcast_streams_expire(mn);
-	again = !xa_empty(&mn->txs) || !list_empty(&mn->held_streams);
+	again = !xa_empty(&mn->txs) || !list_empty(&mn->held_streams) ||
+		mcast_rb_busy(mn);
 	list_for_each_entry(job, &mn->jobs, link)
 		again |= job->state == JOB_RX;
 	if (again) {
@@ -139,6 +141,7 @@ void mcast_data_peer_recount(struct mcast_net *mn, struct mcast_peer *p)
 	p->jobs = 0;
 	p->tx_active = 0;
 	p->held = 0;
+	p->rb = 0;
 	list_for_each_entry(job, &mn->jobs, link) {
 		if (job->root || job->parent != p->id)
 			continue;
@@ -150,6 +153,7 @@ void mcast_data_peer_recount(struct mcast_net *mn, struct mcast_peer *p)
 	list_for_each_entry(st, &mn->held_streams, held_link)
 		list_for_each_entry(hd, &st->held, link)
 			p->held += hd->parent == p->id;
+	p->rb = mcast_rb_count(mn, p->id);
 }
 
 void mcast_data_gauges(struct mcast_net *mn, struct mcast_data_gauges *g)
@@ -198,6 +202,7 @@ void mcast_data_init_net(struct mcast_net *mn)
 	INIT_DELAYED_WORK(&mn->timer_work, mcast_timer_work);
 	INIT_LIST_HEAD(&mn->jobs);
 	INIT_LIST_HEAD(&mn->done_jobs);
+	INIT_LIST_HEAD(&mn->rbs);
 	INIT_LIST_HEAD(&mn->acks);
 	INIT_LIST_HEAD(&mn->rx_lru);
 	INIT_LIST_HEAD(&mn->held_streams);
@@ -214,6 +219,7 @@ void mcast_data_init_net(struct mcast_net *mn)
 	mn->incarnation = get_random_u32() ?: 1;
 	mcast_auth_init(&mn->auth);
 	xa_init(&mn->rjobs);
+	xa_init(&mn->rb_index);
 	xa_init_flags(&mn->txs, XA_FLAGS_ALLOC1);
 	xa_init(&mn->tx_streams);
 	xa_init(&mn->rx_streams);
@@ -252,6 +258,7 @@ void mcast_data_exit_net(struct mcast_net *mn)
 		mcast_job_free(mn, job);
 	mcast_streams_free(mn);
 	xa_destroy(&mn->rjobs);
+	xa_destroy(&mn->rb_index);
 	xa_destroy(&mn->txs);
 	xa_destroy(&mn->tx_streams);
 	xa_destroy(&mn->rx_streams);

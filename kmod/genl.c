@@ -273,7 +273,12 @@ static int mcast_put_worm_stats(struct sk_buff *skb,
 	       mcast_put_count(skb, MCAST_STATS_A_WORM_SPLITS, &s->worm_splits) ||
 	       mcast_put_count(skb, MCAST_STATS_A_OFFLOAD_FALLBACKS,
 			       &s->offload_fallbacks) ||
-	       mcast_put_count(skb, MCAST_STATS_A_RX_WORMS, &s->rx_worms);
+	       mcast_put_count(skb, MCAST_STATS_A_RX_WORMS, &s->rx_worms) ||
+	       mcast_put_count(skb, MCAST_STATS_A_RB_SENT, &s->rb_sent) ||
+	       mcast_put_count(skb, MCAST_STATS_A_RB_ASSEMBLED,
+			       &s->rb_assembled) ||
+	       mcast_put_count(skb, MCAST_STATS_A_RB_FALLBACKS,
+			       &s->rb_fallbacks);
 }
 
 /* @mn: the node's, with its data path's gauges; NULL for a group's. */
@@ -596,6 +601,9 @@ static const enum mc_algo mcast_plan_algo[__MCAST_ALGORITHM_MAX] = {
 	[MCAST_ALGORITHM_COMBINE] = MC_ALGO_CUBE,
 	[MCAST_ALGORITHM_WSORT] = MC_ALGO_CUBE,
 	[MCAST_ALGORITHM_RING] = MC_ALGO_RING,
+	/* broadcasts by RB (checked below), the rest by U-torus */
+	[MCAST_ALGORITHM_RB] = MC_ALGO_UTORUS,
+	[MCAST_ALGORITHM_RB_ALL_PORT] = MC_ALGO_UTORUS,
 };
 
 /*
@@ -617,8 +625,12 @@ static int mcast_node_algo_check(struct mcast_net *mn, const struct mc_torus *t,
 
 	if (mcast_plan_algo[algo] == MC_ALGO_CUBE)
 		r = mcast_cube_algo(algo);
-	if (!mc_algo_supported(t, mcast_plan_algo[algo], r, &why))
+	if (algo == MCAST_ALGORITHM_RB || algo == MCAST_ALGORITHM_RB_ALL_PORT) {
+		if (mcast_rb_shape_ok(t, &why))
+			return 0;
+	} else if (!mc_algo_supported(t, mcast_plan_algo[algo], r, &why)) {
 		return 0;
+	}
 	why = why ?: "the torus cannot run this algorithm";
 	if (a)
 		mcast_extack_set(extack, a, why);

@@ -73,6 +73,9 @@ struct mcast_stats {
 	atomic64_t worm_splits;
 	atomic64_t offload_fallbacks;
 	atomic64_t rx_worms;
+	atomic64_t rb_sent;
+	atomic64_t rb_assembled;
+	atomic64_t rb_fallbacks;
 };
 
 struct mcast_peer {
@@ -88,6 +91,7 @@ struct mcast_peer {
 	u32 rx_jobs;		/* transfers from it being reassembled */
 	u32 jobs;		/* ... or forwarded (mcast_job_count()) */
 	u32 held;		/* messages from it held for FIFO order */
+	u32 rb;			/* its RB broadcasts being assembled */
 	u32 tx_active;		/* transfers to it sending data */
 	u32 srtt_us;		/* smoothed round trip time, 0: no sample */
 	u32 rttvar_us;		/* its mean deviation */
@@ -170,6 +174,11 @@ struct mcast_net {
 	struct list_head done_jobs;	/* ... finished receivers', oldest first */
 	u32 njobs, ndone;		/* receivers' live and finished jobs */
 	u64 fwd_mem;			/* bytes of messages being forwarded */
+	struct list_head rbs;		/* struct mcast_rb.link: RB roots and
+					 * assemblies, live and finished
+					 */
+	struct xarray rb_index;		/* (src, seq) -> struct mcast_rb */
+	u32 nrb;			/* assemblies among them */
 	struct list_head acks;		/* jobs owing an ACK (mcast_job.ack_link) */
 	struct xarray rjobs;		/* (parent, xid) -> receiving job */
 	struct xarray txs;		/* xid -> struct mcast_tx */

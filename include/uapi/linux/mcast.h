@@ -449,6 +449,20 @@ enum mcast_algorithm {
 	 * -EOPNOTSUPP.
 	 */
 	MCAST_ALGORITHM_RING,
+	/*
+	 * On a mesh or torus whose sides are powers of two (2D, or 3D and
+	 * more with equal sides), for a send to every node: seed 003's
+	 * recursion-based broadcast.  The message is scattered over an
+	 * XOR-diagonal and re-assembled by mirror and shift shares, each
+	 * transfer one byte range, every node assembling it from several
+	 * senders; one-port (the paper's), or all-port (one stream per
+	 * dimension).  Per send, a send not to every node gets -EOPNOTSUPP
+	 * (and so does MCAST_SEND_OFFLOAD); as the node's setting,
+	 * broadcasts go by it and other sends by U-torus.  AUTO takes the
+	 * one-port form for a broadcast the model says it speeds up.
+	 */
+	MCAST_ALGORITHM_RB,
+	MCAST_ALGORITHM_RB_ALL_PORT,
 	__MCAST_ALGORITHM_MAX,
 };
 
@@ -633,6 +647,15 @@ enum mcast_stats_attr {
 	MCAST_STATS_A_RX_WORMS,		/* u64: messages received as part of a
 					 * worm (intermediate reception, or
 					 * its software chain) */
+	MCAST_STATS_A_RB_SENT,		/* u64: broadcasts this node sent by
+					 * recursion-based broadcast */
+	MCAST_STATS_A_RB_ASSEMBLED,	/* u64: messages this node assembled
+					 * from their byte ranges */
+	MCAST_STATS_A_RB_FALLBACKS,	/* u64: of RB_SENT, those finished by a
+					 * U-torus tree to the nodes that had
+					 * not reported the message whole (a
+					 * node died or stalled, a report was
+					 * lost) */
 
 	__MCAST_STATS_A_MAX,
 	MCAST_STATS_A_MAX = __MCAST_STATS_A_MAX - 1
