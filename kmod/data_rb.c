@@ -564,6 +564,14 @@ static struct mcast_rb *mcast_rb_assembly(struct mcast_net *mn,
 		mcast_obj_free(job, MCAST_OBJ_JOB);
 		return NULL;
 	}
+	if (len < mc_rb_positions(&s->rb)) {	/* no sender makes it */
+		*why = "a message shorter than its units";
+		job->rb = s;
+		mcast_rb_free(mn, job);
+		mcast_job_free_data(job);
+		mcast_obj_free(job, MCAST_OBJ_JOB);
+		return NULL;
+	}
 	s->tlen = t->count * MCW_ENTRY;
 	s->prev = get_unaligned_be64(s->table + mn->node_id * MCW_ENTRY + 4);
 	s->counted = true;
@@ -651,15 +659,17 @@ static const char *mcast_rb_take(struct mcast_net *mn, struct mcast_job *t)
 		s = mcast_rb_assembly(mn, t, ports, order, len, &why);
 		if (!s)
 			return why;
-		why = len < mc_rb_positions(&s->rb) ?
-		      "a message shorter than its units" : NULL;
-	} else if (s->len != len || s->rb.ports != ports ||
-		   s->rb.order != order || s->job->group != t->group) {
-		return "a transfer that does not match its broadcast";
+		why = mcast_rb_fill(mn, s, t);
+		if (why)	/* keep nothing a bad transfer made */
+			mcast_job_free(mn, s->job);
+		return why;
 	}
-	if (!why && (s->job->root || s->job->state == JOB_DONE))
+	if (s->len != len || s->rb.ports != ports || s->rb.order != order ||
+	    s->job->group != t->group)
+		return "a transfer that does not match its broadcast";
+	if (s->job->root || s->job->state == JOB_DONE)
 		return NULL;	/* held whole already */
-	return why ?: mcast_rb_fill(mn, s, t);
+	return mcast_rb_fill(mn, s, t);
 }
 
 void mcast_rb_received(struct mcast_net *mn, struct mcast_job *job)

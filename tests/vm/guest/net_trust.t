@@ -26,7 +26,15 @@
 # chain flag on U-torus, compound tables without a head for node 1, with
 # two, with a level above the torus's, with flags on a non-head entry, and
 # a chain whose first piece is another node's: each refused and counted;
-# a good S-torus worm is delivered once.
+# a good S-torus worm is delivered once.  Then recursion-based
+# broadcast's ranges (flag 0x40; the table is a prev per node, then
+# ports | order << 8 and the length): a table of the wrong length, out of
+# node order, with algorithm bits, the chain flag or a pad, an unknown
+# port model or order, a length past any send or below one byte per unit,
+# a step the schedule has no transfer in, the wrong number of bytes: each
+# refused and counted; a good first range (node 2's broadcast: node 1 gets
+# bytes [4,8) in step 0) is taken but not delivered alone, and past
+# MCAST_RB_PER_PEER (8) broadcasts from one sender node 1 answers BUSY.
 
 # shellcheck source=tests/vm/guest/tap.sh
 . /tests/tap.sh
@@ -139,6 +147,43 @@ trust_worms() {
 	is "$(grep -c '^msg ' "$W/rx.1")" 2 "$TP: nothing bad delivered"
 }
 
+# recursion-based broadcast's ranges from a peer (see the top)
+trust_rb() {
+	mcastbed exec 1 mcast_probe rx 5 5000 > "$W/rx.1" 2>&1 &
+	rxpid=$!
+	wait_lines 1 '^ready' "$W/rx.1" || fail "$TP: receiver ready" "$(cat "$W/rx.1")"
+	mal0=$(netstat_of 1 rx_malformed)
+	T=0:0,1:0,2:0,3:0
+	x=700
+	for bad in "piece=$T text=WXYZ" "piece=1:0,0:0,2:0,3:0,0:8 text=WXYZ" \
+		"flags=0x48 piece=$T,0:8 text=WXYZ" "flags=0x60 piece=$T,0:8 text=WXYZ" \
+		"pad=1 piece=$T,0:8 text=WXYZ" "piece=$T,2:8 text=WXYZ" \
+		"piece=$T,0x200:8 text=WXYZ" "piece=$T,0:8388608 text=WXYZ" \
+		"piece=$T,0:1 text=W" "step=5 piece=$T,0:8 text=WXYZ" \
+		"piece=$T,0:8 text=WXY"; do
+		case $bad in
+		flags=*) f='' ;;
+		*) f=flags=0x40 ;;
+		esac
+		# shellcheck disable=SC2086
+		as_peer xid=$x seq=$x $f $bad > /dev/null 2>&1 ||
+			fail "$TP: mcast_forge $bad"
+		x=$((x + 1))
+	done
+	sleep 1
+	mal1=$(netstat_of 1 rx_malformed)
+	is "$(delta "$mal0" "$mal1")" 11 "$TP: 11 DATA with bad RB ranges (table, flags, ports, order, length, step, bytes) counted in rx_malformed"
+	busy0=$(netstat_of 1 busy_sent)
+	run_ok "$TP: node 2 sends good first ranges of 11 broadcasts" \
+		as_peer xid=800 seq=800 flags=0x40 piece=$T,0:8 text=WXYZ n=11 inc=xid,seq
+	sleep 1
+	is "$(netstat_of 1 rx_malformed)" "$mal1" "$TP: ... none malformed"
+	busy1=$(netstat_of 1 busy_sent)
+	is "$(delta "$busy0" "$busy1")" 3 "$TP: ... 8 taken, the 3 past MCAST_RB_PER_PEER answered BUSY"
+	wait "$rxpid"
+	is "$(grep -c '^msg ' "$W/rx.1")" 0 "$TP: nothing delivered from ranges alone"
+}
+
 # what a peer may say (see the top)
 trust_peer() {
 	PEER_OPT=tcp
@@ -205,6 +250,7 @@ for TP in udp tcp; do
 	trust_sources
 	trust_peer
 	trust_worms
+	trust_rb
 	mcastbed down > /dev/null 2>&1
 done
 
