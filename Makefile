@@ -18,6 +18,8 @@
 #                        on 16 and 64 nodes in the guest
 #   make bench-cube      mcastperf on cube:4 in the VM: u-cube, maxport,
 #                        combine, w-sort against u-torus and separate
+#   make bench-rb        mcastperf on torus:4x4 in the VM: recursion-based
+#                        broadcast against u-torus and separate
 #   make bench-switch    mcastperf on a 16-host fat tree of switches in the
 #                        guest: up*-down* order against node-id order
 #   make bench           build and run the benchmarks
@@ -494,6 +496,14 @@ bench-switch: userspace
 bench-cube: userspace
 	$(Q)VM_TIMEOUT=$${VM_TIMEOUT:-1800} TEST_TIMEOUT=$${TEST_TIMEOUT:-1700} \
 		VM_MEM=$${VM_MEM:-2048} tests/vm/run.sh --bench-cube
+
+# mcastperf broadcasting on a torus in the guest (tests/vm/bench_rb.sh):
+# seed 003's recursion-based broadcast against u-torus and separate
+# addressing; latency and throughput, ratios, CSV.
+.PHONY: bench-rb
+bench-rb: userspace
+	$(Q)VM_TIMEOUT=$${VM_TIMEOUT:-1800} TEST_TIMEOUT=$${TEST_TIMEOUT:-1700} \
+		VM_MEM=$${VM_MEM:-2048} tests/vm/run.sh --bench-rb
 
 # ---- bench-peers: begin (utils/mcastpeers, tests/vm/bench_peers.sh) ----
 # The peers mcast is compared with in `make bench-peers`: MPI_Bcast built

@@ -52,6 +52,11 @@ usage: tests/vm/run.sh [--kernel VER] [--keep] [--shell] [TEST...]
                 with every member sending at once (make bench-cube;
                 BENCH_CUBE_DIM, BENCH_CUBE_SIZES, BENCH_CUBE_ITERS,
                 BENCH_CUBE_RING_RATE)
+  --bench-rb    the same with tests/vm/bench_rb.sh: mcastperf on mcastbed
+                up torus:4x4, recursion-based broadcast (one-port,
+                all-port, auto) against u-torus and separate addressing
+                (make bench-rb; BENCH_RB_TOPO, BENCH_RB_SIZES,
+                BENCH_RB_ITERS, BENCH_RB_RATE)
   TEST          guest tests to run, e.g. module_load (default: all of
                 tests/vm/guest/*.t on the first kernel, and on the others
                 the subset SECOND_KERNEL_TESTS names; VM_FULL=1, as make
@@ -205,6 +210,7 @@ parse_args() {
 		--bench-daemon) demo=bench_daemon; shift ;;
 		--bench-switch) demo=bench_switch; shift ;;
 		--bench-cube) demo=bench_cube; shift ;;
+		--bench-rb) demo=bench_rb; shift ;;
 		-h | --help) usage; exit 0 ;;
 		--) shift; tests+=("$@"); break ;;
 		-*) usage >&2; exit 2 ;;
@@ -666,6 +672,10 @@ main() {
 		local v
 		for v in BENCH_CUBE_DIM BENCH_CUBE_SIZES BENCH_CUBE_ITERS BENCH_CUBE_RING_RATE; do
 			[ "$demo" != bench_cube ] || [ -z "${!v:-}" ] ||
+				EXTRA_APPEND+=" $v=${!v}"
+		done
+		for v in BENCH_RB_TOPO BENCH_RB_SIZES BENCH_RB_ITERS BENCH_RB_RATE; do
+			[ "$demo" != bench_rb ] || [ -z "${!v:-}" ] ||
 				EXTRA_APPEND+=" $v=${!v}"
 		done
 		run_demo

@@ -14,8 +14,9 @@
 #  - AUTO: long broadcasts by RB, short ones by U-torus, one FIFO stream;
 #  - the node's setting rb; per send to a node list, or with OFFLOAD:
 #    EOPNOTSUPP;
-#  - a node dead before the send: the send reports it failed, every live
-#    node still gets the message once (the root's U-torus fallback);
+#  - a node killed in the middle of a stream of broadcasts, and then dead
+#    before a send: the sends report it failed, every live node still
+#    gets every message once, in order (the root's U-torus fallback);
 #  - torus:8x8, three senders at once; torus:3x3 refuses rb.
 
 # shellcheck source=tests/vm/guest/tap.sh
@@ -172,10 +173,41 @@ esac
 	pass "node setting rb: the 2 broadcasts by RB" ||
 	fail "node setting rb: broadcasts by RB" "rb_sent $b12 -> $(stat_of 12 rb_sent)"
 
-# a dead node: the root hears of the failed transfer and sends the rest
-# by U-torus; the send reports the dead node only
-run_ok "kill node 9 (--reroute)" mcastbed kill 9 --reroute
+# a node dies in the middle of a stream of broadcasts: the root hears of
+# the failed transfer and sends the rest by U-torus; every live node gets
+# every message once, in order; sends report the dead node only
 LIVE=$(seq 0 15 | grep -vx 9 | tr '\n' ' ')
+for u in $LIVE; do
+	mcastbed exec "$u" mcast_probe rx 1 120000 6 > "$W/m.$u" 2>&1 &
+done
+for u in $LIVE; do
+	wait_lines 1 '^ready' "$W/m.$u"
+done
+mcastbed exec 0 mcast_probe tx g:1 200000 count=6 gap=300 algo=rb \
+	wait=120000 > "$W/mtx" 2>&1 &
+mpid=$!
+wait_lines 2 '^sent ' "$W/mtx"
+run_ok "kill node 9 (--reroute) during node 0's stream" mcastbed kill 9 --reroute
+wait "$mpid"
+bad=''
+for u in $LIVE; do
+	wait_lines 6 '^msg ' "$W/m.$u"
+	# every send, failed ones too: only node 9 missed those
+	[ "$(rx_seqs 0 "$W/m.$u" | tr '\n' ' ')" = "$(sed -n 's/^sent .*seq=\([0-9]*\) .*/\1/p' "$W/mtx" | tr '\n' ' ')" ] &&
+		[ "$(grep -c '^msg src=0 .*len=200000 .*ok=1' "$W/m.$u")" = 6 ] ||
+		bad="$bad [$u: $(grep -c '^msg' "$W/m.$u") msgs]"
+	stop_rx_of "$W/m.$u"
+done
+other=$(grep '^sent ' "$W/mtx" | grep -v 'rc=0 nfailed=0' |
+	grep -v 'rc=EHOSTUNREACH nfailed=1 failed=9$')
+if [ -z "$bad" ] && [ -z "$other" ] && [ "$(grep -c '^sent ' "$W/mtx")" = 6 ] &&
+	tail -n 1 "$W/mtx" | grep -q 'failed=9$'; then
+	pass "rb, node 9 killed mid-stream: the 14 others got all 6 once, in order; sends after it report 9 failed, nothing else"
+else
+	fail "rb, node 9 killed mid-stream" "$(cat "$W/mtx")" "$bad"
+fi
+
+# a node dead before the send: the same, from the start
 for u in $LIVE; do
 	mcastbed exec "$u" mcast_probe rx 1 120000 2 > "$W/k.$u" 2>&1 &
 done
