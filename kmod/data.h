@@ -204,8 +204,8 @@ struct mcw_hdr {
  * of one sender (each is a job of its sender's too).
  */
 #define MCAST_RB_NODES_MAX	256
-#define MCAST_RB_MAX		32
-#define MCAST_RB_PER_PEER	8
+#define MCAST_RB_MAX		256
+#define MCAST_RB_PER_PEER	MCAST_INFLIGHT_MAX
 
 enum mcast_job_state { JOB_RX, JOB_FWD, JOB_DONE };
 
@@ -282,6 +282,7 @@ struct mcast_tx {
 	bool rb;			/* RB ranges: MCW_F_RB, @data */
 	u8 *data;			/* its body (NULL: the job's message) */
 	u32 dlen;			/* ... and its bytes */
+	bool data_own;			/* @data is its own (freed with it) */
 	u32 xid, to, step, len;
 	u32 child_inc;			/* the child's incarnation (0: unheard) */
 	u32 *nodes;			/* the piece, receiver first */
@@ -451,12 +452,13 @@ static inline u32 mcast_tx_body_len(const struct mcast_tx *tx)
 }
 
 /*
- * Gives @tx (not started) its own table @pbuf of @plen bytes and body
- * @data of @dlen, both taken over (freed with it, or now when NULL's
- * passed for either); 0 or -ENOMEM.
+ * Gives @tx (not started) its own table @pbuf of @plen bytes, taken over,
+ * and the body @data of @dlen: taken over with @own, else bytes of the
+ * job's message (which outlives its transfers).  What is taken over is
+ * freed with @tx, or now when NULL is passed for either; 0 or -ENOMEM.
  */
 int mcast_tx_set_body(struct mcast_net *mn, struct mcast_tx *tx, u8 *pbuf,
-		      u32 plen, u8 *data, u32 dlen);
+		      u32 plen, u8 *data, u32 dlen, bool own);
 
 /* The step of @job's next message (a holder's j-th: its own step + j + 1). */
 static inline u32 mcast_job_next_step(const struct mcast_job *job)
@@ -529,6 +531,8 @@ int mcast_rb_start(struct mcast_net *mn, struct mcast_job *job, u8 mode);
 void mcast_rb_received(struct mcast_net *mn, struct mcast_job *job);
 /* Room for the assembly an RB DATA from @from may need. */
 bool mcast_rb_room(struct mcast_net *mn, const struct mcw_hdr *h);
+/* An RB transfer of @job was acknowledged, or ended: the next step's. */
+void mcast_rb_next(struct mcast_net *mn, struct mcast_job *job);
 /* A transfer of RB @job failed: the root falls back, a member reports. */
 void mcast_rb_failed(struct mcast_net *mn, struct mcast_job *job);
 /* The report of finished assembly @job to the root. */

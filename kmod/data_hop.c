@@ -83,6 +83,20 @@ static void mcast_rtt_sample(struct mcast_peer *p, u32 us)
 	p->srtt_us = max((7 * p->srtt_us + us) / 8, 1U);
 }
 
+/*
+ * @tx is over: freed, and a broadcast's next step may start (before its
+ * job's pending count drops, so that the job cannot finish first).
+ */
+static void mcast_tx_end(struct mcast_net *mn, struct mcast_tx *tx)
+{
+	struct mcast_job *job = tx->job;
+	bool rb = tx->rb;
+
+	mcast_tx_free(mn, tx);
+	if (rb)
+		mcast_rb_next(mn, job);
+}
+
 /* The child of @tx stopped answering: fail it, take over its piece. */
 static void mcast_tx_fail(struct mcast_net *mn, struct mcast_tx *tx)
 {
@@ -101,7 +115,7 @@ static void mcast_tx_fail(struct mcast_net *mn, struct mcast_tx *tx)
 	else
 		mcast_takeover(mn, job, tx->nodes, tx->prevs, tx->len,
 			       tx->level);
-	mcast_tx_free(mn, tx);
+	mcast_tx_end(mn, tx);
 	job->pending--;
 	mcast_job_check(mn, job);
 }
@@ -125,7 +139,7 @@ static void mcast_tx_give_up(struct mcast_net *mn, struct mcast_tx *tx,
 			  err);
 	if (tx->rb)
 		mcast_rb_failed(mn, job);
-	mcast_tx_free(mn, tx);
+	mcast_tx_end(mn, tx);
 	job->pending--;
 	mcast_job_check(mn, job);
 }
@@ -385,8 +399,11 @@ void mcast_rx_ack(struct mcast_net *mn, const struct mcw_hdr *h,
 	if (tx->nacked != nacked || tx->nacked == tx->nfrags)
 		mcast_tx_progress(mn, tx);
 	mcast_tx_pump(mn, tx);
-	if (tx->nacked == tx->nfrags)
+	if (tx->nacked == tx->nfrags) {
 		mcast_tx_inactive(mn, tx);	/* now only waits for DONE */
+		if (tx->rb && nacked != tx->nacked)
+			mcast_rb_next(mn, tx->job);
+	}
 }
 
 /*
@@ -445,7 +462,7 @@ void mcast_rx_done(struct mcast_net *mn, const struct mcw_hdr *h,
 	for (i = tx->cum; i < tx->next; i++)
 		mcast_tx_mark(mn, tx, i);
 	mcast_tx_rtt(mn, tx);
-	mcast_tx_free(mn, tx);
+	mcast_tx_end(mn, tx);
 	job->pending--;
 	mcast_job_check(mn, job);
 }

@@ -316,7 +316,8 @@ void mcast_tx_free(struct mcast_net *mn, struct mcast_tx *tx)
 	else
 		kvfree(tx->pbuf);
 	kvfree(tx->acked);
-	kvfree(tx->data);
+	if (tx->data_own)
+		kvfree(tx->data);
 	mcast_obj_free(tx, MCAST_OBJ_TX);
 }
 

@@ -43,9 +43,18 @@ MODULE_PARM_DESC(rb_stall_ms,
 		 "A recursion-based broadcast's root that heard no report for this long sends the rest by U-torus (ms, default 5000)");
 
 /*
- * The model AUTO decides with (rbcost.c): T = alpha Ts + beta L Tc against
- * the U-torus tree's log2 N (Ts + L Tc).
+ * AUTO's rule (rbcost.c): RB for a broadcast when, in the model T = alpha
+ * Ts + beta L Tc, it beats the U-torus tree's log2 N (Ts + L Tc).  Off by
+ * default: the model counts each node's link and start-ups, and RB moves
+ * more bytes in all (16 L on 4x4, U-torus 15 L) in more transfers, so on a
+ * network whose total capacity is the bottleneck (mcastbed's veths under
+ * TCG, make bench-rb) U-torus was faster at every size (docs/data-path.md
+ * "Recursion-based broadcast").
  */
+static bool rb_auto;
+module_param(rb_auto, bool, 0644);
+MODULE_PARM_DESC(rb_auto,
+		 "AUTO takes recursion-based broadcast for a broadcast the model says it speeds up (default off: see docs/data-path.md)");
 static unsigned int rb_startup_us = 100;
 module_param(rb_startup_us, uint, 0644);
 MODULE_PARM_DESC(rb_startup_us,
@@ -143,7 +152,8 @@ u8 mcast_rb_choose(struct mcast_net *mn, u8 a, u32 len)
 			    MCAST_RB_ORDER, &why) &&
 	     len >= mc_rb_positions(rb);	/* a byte in every unit */
 	if (ok && a == MCAST_ALGORITHM_AUTO)
-		ok = mc_rb_pick(rb, len, ts, READ_ONCE(rb_byte_ps));
+		ok = READ_ONCE(rb_auto) &&
+		     mc_rb_pick(rb, len, ts, READ_ONCE(rb_byte_ps));
 	kfree(rb);
 	return ok ? mode : 0;
 }
@@ -198,18 +208,29 @@ static u64 mcast_rb_group(const struct mcast_rb *s, u64 i, u64 *j)
 	return *j;
 }
 
-/* The records' bytes, back to back, into a new buffer; or NULL. */
-static u8 *mcast_rb_gather(const struct mcast_rb *s, u64 i, u64 j, u32 *tlen)
+/*
+ * The records' bytes, back to back: in the message when they are one
+ * range there (every transfer of a 2D square; *@own false), else in a new
+ * buffer; or NULL.
+ */
+static u8 *mcast_rb_gather(const struct mcast_rb *s, u64 i, u64 j, u32 *tlen,
+			   bool *own)
 {
 	u64 k, n = 0;
+	bool one = true;
 	u8 *buf;
 
-	for (k = i; k < j; k++)
+	for (k = i; k < j; k++) {
+		one &= k == i || s->x[k].off == s->x[k - 1].off + s->x[k - 1].len;
 		n += s->x[k].len;
+	}
+	*tlen = n;
+	*own = !one;
+	if (one)
+		return s->job->msg->data + s->x[i].off;
 	buf = kvmalloc(max_t(u64, n, 1), GFP_KERNEL);
 	if (!buf)
 		return NULL;
-	*tlen = n;
 	for (n = 0, k = i; k < j; n += s->x[k].len, k++)
 		memcpy(buf + n, s->job->msg->data + s->x[k].off, s->x[k].len);
 	return buf;
@@ -221,6 +242,7 @@ static void mcast_rb_send(struct mcast_net *mn, struct mcast_rb *s, u64 i,
 {
 	struct mcast_job *job = s->job;
 	u32 to = s->x[i].to, tlen = 0;
+	bool own;
 	struct mcast_peer *p = xa_load(&mn->peers, to);
 	u64 zero = 0;
 	struct mcast_tx *tx;
@@ -238,9 +260,9 @@ static void mcast_rb_send(struct mcast_net *mn, struct mcast_rb *s, u64 i,
 		mcast_rb_failed(mn, job);
 		return;
 	}
-	data = mcast_rb_gather(s, i, j, &tlen);
+	data = mcast_rb_gather(s, i, j, &tlen, &own);
 	pbuf = mcast_rb_dup(s->table, s->tlen);
-	if (mcast_tx_set_body(mn, tx, pbuf, s->tlen, data, tlen)) {
+	if (mcast_tx_set_body(mn, tx, pbuf, s->tlen, data, tlen, own)) {
 		mcast_tx_free(mn, tx);
 		job->pending--;
 		mcast_job_add_failed(job, to);
@@ -251,15 +273,38 @@ static void mcast_rb_send(struct mcast_net *mn, struct mcast_rb *s, u64 i,
 	mcast_tx_go(mn, tx, true);
 }
 
-/* Starts every transfer of this node whose bytes it holds. */
+/*
+ * The step this node's sends are at: the lowest with a transfer not
+ * started, or started and not yet all acknowledged.  Sending in step
+ * order is the schedule: started early, a later step's transfer would
+ * share the node's link with the one the others wait for.
+ */
+static u32 mcast_rb_cur_step(struct mcast_net *mn, const struct mcast_rb *s)
+{
+	struct mcast_tx *tx;
+	u32 cur = U32_MAX;
+	u64 i;
+
+	for (i = 0; i < s->nx; i++)
+		if (s->x[i].from == mn->node_id && !s->sent[i])
+			cur = min(cur, s->x[i].step);
+	list_for_each_entry(tx, &s->job->txs, link)
+		if (tx->rb && tx->nacked < tx->nfrags)
+			cur = min(cur, tx->step);
+	return cur;
+}
+
+/* Starts this node's transfers of the current step whose bytes it holds. */
 static void mcast_rb_launch(struct mcast_net *mn, struct mcast_rb *s)
 {
+	u32 cur = mcast_rb_cur_step(mn, s);
 	u64 i, j, k;
 	bool ready;
 
 	for (i = 0; i < s->nx; i = j) {
 		mcast_rb_group(s, i, &j);
-		if (s->x[i].from != mn->node_id || s->sent[i])
+		if (s->x[i].from != mn->node_id || s->sent[i] ||
+		    s->x[i].step != cur)
 			continue;
 		ready = true;
 		for (k = i; k < j && ready; k++)
@@ -267,6 +312,12 @@ static void mcast_rb_launch(struct mcast_net *mn, struct mcast_rb *s)
 		if (ready)
 			mcast_rb_send(mn, s, i, j);
 	}
+}
+
+void mcast_rb_next(struct mcast_net *mn, struct mcast_job *job)
+{
+	if (job->rb)	/* its step may be over: the next one goes */
+		mcast_rb_launch(mn, job->rb);
 }
 
 static void mcast_rb_uncount(struct mcast_net *mn, struct mcast_rb *s)
@@ -692,7 +743,9 @@ bool mcast_rb_room(struct mcast_net *mn, const struct mcw_hdr *h)
 
 	if (src == mn->node_id || mcast_rb_find(mn, src, be64_to_cpu(h->seq)))
 		return true;
-	return p && mn->nrb < MCAST_RB_MAX && p->rb < MCAST_RB_PER_PEER;
+	/* room for the longest message: its length is in the table */
+	return p && mn->nrb < MCAST_RB_MAX && p->rb < MCAST_RB_PER_PEER &&
+	       mn->fwd_mem + mn->held_mem + MCAST_MAX_MSG <= MCAST_MSG_MEM_MAX;
 }
 
 /* Root: a member's report (REPORT); acknowledged whatever it says. */
@@ -754,6 +807,8 @@ static void mcast_rb_tick_one(struct mcast_net *mn, struct mcast_rb *s)
 	struct mcast_job *job = s->job;
 	unsigned long stall = msecs_to_jiffies(READ_ONCE(rb_stall_ms));
 
+	if (job->state != JOB_DONE)
+		mcast_rb_launch(mn, s);	/* a missed step's end, at worst */
 	if (job->root) {
 		if (!s->waiting)
 			return;

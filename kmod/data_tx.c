@@ -375,13 +375,15 @@ static int mcast_tx_size(struct mcast_net *mn, struct mcast_tx *tx)
 }
 
 int mcast_tx_set_body(struct mcast_net *mn, struct mcast_tx *tx, u8 *pbuf,
-		      u32 plen, u8 *data, u32 dlen)
+		      u32 plen, u8 *data, u32 dlen, bool own)
 {
 	if (!pbuf || !data) {
 		kvfree(pbuf);
-		kvfree(data);
+		if (own)
+			kvfree(data);
 		return -ENOMEM;
 	}
+	tx->data_own = own;
 	kvfree(tx->pbuf);
 	kvfree(tx->acked);
 	tx->pbuf = pbuf;

@@ -458,8 +458,9 @@ enum mcast_algorithm {
 	 * senders; one-port (the paper's), or all-port (one stream per
 	 * dimension).  Per send, a send not to every node gets -EOPNOTSUPP
 	 * (and so does MCAST_SEND_OFFLOAD); as the node's setting,
-	 * broadcasts go by it and other sends by U-torus.  AUTO takes the
-	 * one-port form for a broadcast the model says it speeds up.
+	 * broadcasts go by it and other sends by U-torus.  With module
+	 * parameter rb_auto, AUTO takes the one-port form for a broadcast the
+	 * model says it speeds up (mc_rb_pick).
 	 */
 	MCAST_ALGORITHM_RB,
 	MCAST_ALGORITHM_RB_ALL_PORT,

@@ -11,7 +11,8 @@
 #    counters say RB sent and assembled them);
 #  - all-port from one node, messages of odd lengths; 3% loss on every
 #    link;
-#  - AUTO: long broadcasts by RB, short ones by U-torus, one FIFO stream;
+#  - AUTO: not RB unless rb_auto is set; then long broadcasts by RB,
+#    short ones by U-torus, in one FIFO stream;
 #  - the node's setting rb; per send to a node list, or with OFFLOAD:
 #    EOPNOTSUPP;
 #  - a node killed in the middle of a stream of broadcasts, and then dead
@@ -139,15 +140,21 @@ run_ok "netem loss 3% on every link" mcastbed netem "loss 3%"
 rb_round "4x4 rb, 3% loss, 4 senders" 16 2 150000 rb 1 4 11 14
 run_ok "netem off" mcastbed netem off
 
-# AUTO: the model's crossover on 4x4 (Ts 100 us, Tc 1 ns/B) is 100 KB
+# AUTO: not RB by default; with rb_auto, by the model's rule, whose
+# crossover on 4x4 (Ts 100 us, Tc 1 ns/B) is 100 KB
+P=/sys/module/mcast/parameters
 b3=$(stat_of 3 rb_sent)
+rb_round "4x4 auto (rb_auto off), 300000 B" 16 1 300000 auto 3
+is "$(stat_of 3 rb_sent)" "$b3" "auto without rb_auto: no broadcast by RB"
+run_ok "rb_auto on" sh -c "echo 1 > $P/rb_auto"
 rb_round "4x4 auto, 100 B and 300000 B in one stream" 16 3 100,300000 auto 3
 a3=$(stat_of 3 rb_sent)
 if [ $((a3 - b3)) = 3 ]; then
-	pass "auto sent the 3 long broadcasts by RB and the 3 short ones by U-torus"
+	pass "auto with rb_auto sent the 3 long broadcasts by RB and the 3 short ones by U-torus"
 else
 	fail "auto picks RB for long broadcasts only" "rb_sent $b3 -> $a3"
 fi
+run_ok "rb_auto off" sh -c "echo 0 > $P/rb_auto"
 
 out=$(mcastbed exec 2 mcast_probe tx n:0,1,5 5000 algo=rb wait 2>&1)
 case $out in

@@ -34,7 +34,8 @@
 # a step the schedule has no transfer in, the wrong number of bytes: each
 # refused and counted; a good first range (node 2's broadcast: node 1 gets
 # bytes [4,8) in step 0) is taken but not delivered alone, and past
-# MCAST_RB_PER_PEER (8) broadcasts from one sender node 1 answers BUSY.
+# MCAST_RB_PER_PEER (64, a sender's messages in flight) broadcasts from
+# one sender node 1 answers BUSY.
 
 # shellcheck source=tests/vm/guest/tap.sh
 . /tests/tap.sh
@@ -174,12 +175,12 @@ trust_rb() {
 	mal1=$(netstat_of 1 rx_malformed)
 	is "$(delta "$mal0" "$mal1")" 11 "$TP: 11 DATA with bad RB ranges (table, flags, ports, order, length, step, bytes) counted in rx_malformed"
 	busy0=$(netstat_of 1 busy_sent)
-	run_ok "$TP: node 2 sends good first ranges of 11 broadcasts" \
-		as_peer xid=800 seq=800 flags=0x40 piece=$T,0:8 text=WXYZ n=11 inc=xid,seq
+	run_ok "$TP: node 2 sends good first ranges of 67 broadcasts" \
+		as_peer xid=800 seq=800 flags=0x40 piece=$T,0:8 text=WXYZ n=67 inc=xid,seq
 	sleep 1
 	is "$(netstat_of 1 rx_malformed)" "$mal1" "$TP: ... none malformed"
 	busy1=$(netstat_of 1 busy_sent)
-	is "$(delta "$busy0" "$busy1")" 3 "$TP: ... 8 taken, the 3 past MCAST_RB_PER_PEER answered BUSY"
+	is "$(delta "$busy0" "$busy1")" 3 "$TP: ... 64 taken, the 3 past MCAST_RB_PER_PEER (a sender's messages in flight) answered BUSY"
 	wait "$rxpid"
 	is "$(grep -c '^msg ' "$W/rx.1")" 0 "$TP: nothing delivered from ranges alone"
 }
