@@ -976,14 +976,13 @@ static int check_cluster(struct parser *p)
 			    ms_str(c->heartbeat_ms, h, sizeof(h)));
 	}
 	/*
-	 * As mcast.ko checks a node's rb: the shape, one-port, as a mesh's
-	 * (the schedule is the same on a torus of either links); all-port
-	 * needs equal sides only when a broadcast is sent.
+	 * As mcast.ko checks a node's rb: the shape, in its port model, as a
+	 * mesh's (the schedule is the same on a torus of either links).
 	 */
 	if (p->key_line[K_ALGORITHM] && c->rb) {
 		struct mc_rb rb;
 
-		if (mc_rb_init(&rb, &c->torus, true, MC_RB_ONE_PORT,
+		if (mc_rb_init(&rb, &c->torus, true, c->rb_ports,
 			       MC_RB_ORDER_RANGES, &why)) {
 			p->line = later(p, K_ALGORITHM, K_TOPOLOGY);
 			return perr(p, "algorithm %s cannot run on %s: %s",

@@ -518,8 +518,8 @@ void mcast_rx_deliver(struct mcast_net *mn, struct mcast_job *job, u64 prev);
 
 /* data_rb.c: recursion-based broadcast (seed 003) */
 struct mcast_rb;
-/* MCAST_ALGORITHM_RB or _RB_ALL_PORT can run on @t; or *@why not. */
-bool mcast_rb_shape_ok(const struct mc_torus *t, const char **why);
+/* MCAST_ALGORITHM_RB or _RB_ALL_PORT (@mode) can run on @t; or *@why not. */
+bool mcast_rb_shape_ok(const struct mc_torus *t, u8 mode, const char **why);
 /*
  * A broadcast of @len bytes in mode @a (MCAST_ALGORITHM_RB*, or AUTO: by
  * the model's rule) is RB's: 0 for no, else the mode.

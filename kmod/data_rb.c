@@ -117,7 +117,13 @@ static int mcast_rb_init(struct mc_rb *rb, const struct mc_torus *t,
 	return mc_rb_init(rb, t, true, ports, order, why);
 }
 
-bool mcast_rb_shape_ok(const struct mc_torus *t, const char **why)
+static u8 mcast_rb_ports(u8 mode)
+{
+	return mode == MCAST_ALGORITHM_RB_ALL_PORT ? MC_RB_ALL_PORT :
+						    MC_RB_ONE_PORT;
+}
+
+bool mcast_rb_shape_ok(const struct mc_torus *t, u8 mode, const char **why)
 {
 	struct mc_rb *rb = kmalloc(sizeof(*rb), GFP_KERNEL);
 	bool ok;
@@ -126,15 +132,9 @@ bool mcast_rb_shape_ok(const struct mc_torus *t, const char **why)
 		*why = "out of memory";
 		return false;
 	}
-	ok = !mcast_rb_init(rb, t, MC_RB_ONE_PORT, MCAST_RB_ORDER, why);
+	ok = !mcast_rb_init(rb, t, mcast_rb_ports(mode), MCAST_RB_ORDER, why);
 	kfree(rb);
 	return ok;
-}
-
-static u8 mcast_rb_ports(u8 mode)
-{
-	return mode == MCAST_ALGORITHM_RB_ALL_PORT ? MC_RB_ALL_PORT :
-						    MC_RB_ONE_PORT;
 }
 
 u8 mcast_rb_choose(struct mcast_net *mn, u8 a, u32 len)

@@ -626,7 +626,7 @@ static int mcast_node_algo_check(struct mcast_net *mn, const struct mc_torus *t,
 	if (mcast_plan_algo[algo] == MC_ALGO_CUBE)
 		r = mcast_cube_algo(algo);
 	if (algo == MCAST_ALGORITHM_RB || algo == MCAST_ALGORITHM_RB_ALL_PORT) {
-		if (mcast_rb_shape_ok(t, &why))
+		if (mcast_rb_shape_ok(t, algo, &why))
 			return 0;
 	} else if (!mc_algo_supported(t, mcast_plan_algo[algo], r, &why)) {
 		return 0;

@@ -435,6 +435,11 @@ static void test_cross_errors(void)
 	      "rb on a ring (one dimension)",
 	      "t.conf:3: algorithm rb cannot run on torus:16:bi",
 	      "two dimensions");
+	FAILS("[cluster]\ntopology = torus:8x4:bi\nalgorithm = rb-all-port\n"
+	      "[nodes]\n0,0 = 10.0.0.1\n",
+	      "rb-all-port on unequal sides",
+	      "t.conf:3: algorithm rb-all-port cannot run on torus:8x4:bi",
+	      "all-port only with equal sides");
 	FAILS("[cluster]\ntopology = torus:4x4:bi\nalgorithm = rb:4\n" ND,
 	      "rb takes no parameter",
 	      "t.conf:3: algorithm \"rb:4\": expected auto,", "rb-all-port");
@@ -480,8 +485,7 @@ static void test_rb(void)
 		{ "torus:4x4:bi", "rb-all-port", "0,0", MC_RB_ALL_PORT },
 		{ "torus:4x4", "rb", "0,0", MC_RB_ONE_PORT },
 		{ "torus:16x4:bi", "rb", "0,0", MC_RB_ONE_PORT },
-		/* as mcast.ko checks it: the shape, one-port */
-		{ "torus:8x4:bi", "rb-all-port", "0,0", MC_RB_ALL_PORT },
+		{ "torus:8x4:bi", "rb", "0,0", MC_RB_ONE_PORT },
 		{ "torus:4x4x4:bi", "rb-all-port", "0,0,0", MC_RB_ALL_PORT },
 		{ "cube:3", "rb", "0,0,0", MC_RB_ONE_PORT },
 	};
