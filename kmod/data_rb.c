@@ -553,12 +553,16 @@ static void mcast_rb_whole(struct mcast_net *mn, struct mcast_rb *s)
 {
 	struct mcast_job *job = s->job;
 	struct mcast_msg *msg = job->msg;
+	u64 i;
 
 	s->whole = true;
 	msg->group = job->group;
 	msg->src_node = job->src;
 	msg->seq = job->seq;
-	msg->step = s->rb.steps;
+	msg->step = 0;		/* the step of its last range, from 1 */
+	for (i = 0; i < s->nx; i++)
+		if (s->x[i].to == mn->node_id)
+			msg->step = max(msg->step, s->x[i].step + 1);
 	msg->from_node = job->src;
 	atomic64_inc(&mn->stats.rb_assembled);
 	mcast_rx_deliver(mn, job, s->prev);

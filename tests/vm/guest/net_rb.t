@@ -18,7 +18,8 @@
 #  - a node killed in the middle of a stream of broadcasts, and then dead
 #    before a send: the sends report it failed, every live node still
 #    gets every message once, in order (the root's U-torus fallback);
-#  - torus:8x8, three senders at once; torus:3x3 refuses rb.
+#  - torus:8x8, three senders at once; 4x4x4 all-port, two at once;
+#    torus:3x3 refuses rb.
 
 # shellcheck source=tests/vm/guest/tap.sh
 . /tests/tap.sh
@@ -117,6 +118,22 @@ ALL16=$(seq 0 15 | tr '\n' ' ')
 
 # shellcheck disable=SC2086 # the 16 ids
 rb_round "4x4 rb, every node" 16 1 65536 rb $ALL16
+# steps as planned: each node's message is whole in the step of its last
+# range, as mcastctl plan's schedule from (0,0) says (node id c0 + 4 c1)
+mcastctl plan -t torus:4x4:bi -a rb -s 0,0 --length 65536 |
+	awk '/^step [0-9]+: / { s = $2 + 0; split(substr($5, 2), c, /[,)]/)
+		id = c[1] + 4 * c[2]; if (s > last[id]) last[id] = s }
+		END { for (i = 1; i < 16; i++) print i, last[i] }' > "$W/plan_steps"
+bad=''
+while read -r u want; do
+	got=$(sed -n 's/^msg src=0 .* step=\([0-9]*\) .*/\1/p' "$W/r.$u")
+	[ "$got" = "$want" ] || bad="$bad [$u: step $got, planned $want]"
+done < "$W/plan_steps"
+if [ -z "$bad" ] && [ "$(wc -l < "$W/plan_steps")" = 15 ]; then
+	pass "node 0's broadcast: each node had it whole in the step the planner gives its last range"
+else
+	fail "node 0's broadcast: steps as planned" "$bad" "$(cat "$W/plan_steps")"
+fi
 # shellcheck disable=SC2086
 sent=$(stat_sum rb_sent $ALL16)
 # shellcheck disable=SC2086
@@ -241,6 +258,12 @@ if run_ok "mcastbed up torus:8x8" mcastbed up torus:8x8; then
 	run_ok "group 1: every node" mcastbed group 1 all
 	rb_round "8x8 rb, 3 senders" 64 2 100000 rb 0 27 63
 	run_ok "mcastbed down (torus:8x8)" mcastbed down
+fi
+
+if run_ok "mcastbed up torus:4x4x4" mcastbed up torus:4x4x4; then
+	run_ok "group 1: every node" mcastbed group 1 all
+	rb_round "4x4x4 rb-all-port, 2 senders" 64 2 150000 rb-all-port 5 42
+	run_ok "mcastbed down (torus:4x4x4)" mcastbed down
 fi
 
 if run_ok "mcastbed up torus:3x3" mcastbed up torus:3x3; then
