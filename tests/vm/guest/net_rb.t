@@ -104,7 +104,7 @@ rb_round() {
 	else
 		fail "$_desc: every message once, in order, intact" \
 			"completed sends $_sent of $_want_all" "$_bad" \
-			"$(cat "$W/t.$1" | head -5)"
+			"$(head -5 "$W/t.$1")"
 	fi
 }
 
@@ -149,9 +149,8 @@ fi
 
 rb_round "4x4 rb-all-port from node 6, odd lengths" 16 2 200001,7777 \
 	rb-all-port 6
-[ "$(stat_of 6 rb_sent)" = 5 ] &&
-	pass "node 6's 4 all-port broadcasts (and its one before) counted in rb_sent" ||
-	fail "node 6's all-port broadcasts counted" "rb_sent=$(stat_of 6 rb_sent)"
+is "$(stat_of 6 rb_sent)" 5 \
+	"node 6's 4 all-port broadcasts (and its one before) counted in rb_sent"
 
 run_ok "netem loss 3% on every link" mcastbed netem "loss 3%"
 rb_round "4x4 rb, 3% loss, 4 senders" 16 2 150000 rb 1 4 11 14
@@ -193,9 +192,7 @@ case $out in
 *"rc=0 nfailed=0"*) pass "node setting rb: a send to 3 nodes goes by U-torus" ;;
 *) fail "node setting rb: a send to 3 nodes" "$out" ;;
 esac
-[ $(($(stat_of 12 rb_sent) - b12)) = 2 ] &&
-	pass "node setting rb: the 2 broadcasts by RB" ||
-	fail "node setting rb: broadcasts by RB" "rb_sent $b12 -> $(stat_of 12 rb_sent)"
+is $(($(stat_of 12 rb_sent) - b12)) 2 "node setting rb: the 2 broadcasts by RB"
 
 # a node dies in the middle of a stream of broadcasts: the root hears of
 # the failed transfer and sends the rest by U-torus; every live node gets
