@@ -209,6 +209,24 @@ struct mcw_hdr {
 
 enum mcast_job_state { JOB_RX, JOB_FWD, JOB_DONE };
 
+struct mcast_job;
+
+/*
+ * A job that is no tree's (a recursion-based broadcast's root or
+ * assembly, data_rb.c) says through these what happens where the layers
+ * below would treat it as a tree's; they call them knowing nothing of it.
+ */
+struct mcast_job_ops {
+	/* it is finished: instead of DONE to a parent */
+	void (*done)(struct mcast_net *mn, struct mcast_job *job);
+	/* a transfer of its own kind (tx->rb) failed: no piece to take over */
+	void (*tx_failed)(struct mcast_net *mn, struct mcast_job *job);
+	/* one has sent and had acknowledged all its data, or ended */
+	void (*tx_ended)(struct mcast_net *mn, struct mcast_job *job);
+	/* it is being freed */
+	void (*release)(struct mcast_net *mn, struct mcast_job *job);
+};
+
 /* A node's part in one message: the root at the sender, else a receiver. */
 struct mcast_job {
 	struct list_head link;		/* mcast_net.jobs, or .done_jobs */
@@ -247,6 +265,7 @@ struct mcast_job {
 	bool fwd_charged;		/* its msg_len is in mn->fwd_mem */
 	bool rbx;			/* receives an RB transfer's ranges */
 	u8 rbmode;			/* a send's pick: MCAST_ALGORITHM_RB* */
+	const struct mcast_job_ops *ops;	/* NULL: a tree's */
 	struct mcast_rb *rb;		/* an RB broadcast's root or assembly */
 	u64 bytes;
 	struct completion done;
@@ -279,7 +298,9 @@ struct mcast_tx {
 	u32 worm_idx;
 	u8 level;			/* md-torus level of its piece */
 	bool chain;			/* a software worm: MCW_F_CHAIN */
-	bool rb;			/* RB ranges: MCW_F_RB, @data */
+	bool rb;			/* RB ranges: MCW_F_RB, @data; its
+					 * job has ops
+					 */
 	u8 *data;			/* its body (NULL: the job's message) */
 	u32 dlen;			/* ... and its bytes */
 	bool data_own;			/* @data is its own (freed with it) */
@@ -531,19 +552,12 @@ int mcast_rb_start(struct mcast_net *mn, struct mcast_job *job, u8 mode);
 void mcast_rb_received(struct mcast_net *mn, struct mcast_job *job);
 /* Room for the assembly an RB DATA from @from may need. */
 bool mcast_rb_room(struct mcast_net *mn, const struct mcw_hdr *h);
-/* An RB transfer of @job was acknowledged, or ended: the next step's. */
-void mcast_rb_next(struct mcast_net *mn, struct mcast_job *job);
-/* A transfer of RB @job failed: the root falls back, a member reports. */
-void mcast_rb_failed(struct mcast_net *mn, struct mcast_job *job);
-/* The report of finished assembly @job to the root. */
-void mcast_rb_report(struct mcast_net *mn, struct mcast_job *job);
 void mcast_rx_report(struct mcast_net *mn, const struct mcw_hdr *h,
 		     const void *body, size_t blen, u32 from);
 void mcast_rx_report_ack(struct mcast_net *mn, const struct mcw_hdr *h,
 			 u32 from);
 /* Root @job timed out waiting: the nodes that did not report, failed. */
 void mcast_rb_unconfirmed(struct mcast_job *job);
-void mcast_rb_free(struct mcast_net *mn, struct mcast_job *job);
 /* Deadlines: expired assemblies, reports again, roots that fall back. */
 void mcast_rb_tick(struct mcast_net *mn);
 bool mcast_rb_busy(struct mcast_net *mn);

@@ -84,17 +84,16 @@ static void mcast_rtt_sample(struct mcast_peer *p, u32 us)
 }
 
 /*
- * @tx is over: freed, and a broadcast's next step may start (before its
- * job's pending count drops, so that the job cannot finish first).
+ * @tx is over: freed, and its job told (a broadcast's next step may
+ * start) before the job's pending count drops, so it cannot finish first.
  */
 static void mcast_tx_end(struct mcast_net *mn, struct mcast_tx *tx)
 {
 	struct mcast_job *job = tx->job;
-	bool rb = tx->rb;
 
 	mcast_tx_free(mn, tx);
-	if (rb)
-		mcast_rb_next(mn, job);
+	if (job->ops)
+		job->ops->tx_ended(mn, job);
 }
 
 /* The child of @tx stopped answering: fail it, take over its piece. */
@@ -110,9 +109,9 @@ static void mcast_tx_fail(struct mcast_net *mn, struct mcast_tx *tx)
 	mcast_job_add_failed(job, tx->to);
 	mcast_notify_data(mn, MCAST_CMD_PEER_DOWN, tx->to, job->group,
 			  job->seq, EHOSTUNREACH);
-	if (tx->rb)	/* a broadcast's root takes over (data_rb.c) */
-		mcast_rb_failed(mn, job);
-	else
+	if (tx->rb)	/* ranges: the broadcast's root takes over */
+		job->ops->tx_failed(mn, job);
+	else		/* a tree's piece, an RB root's fallback's too */
 		mcast_takeover(mn, job, tx->nodes, tx->prevs, tx->len,
 			       tx->level);
 	mcast_tx_end(mn, tx);
@@ -138,7 +137,7 @@ static void mcast_tx_give_up(struct mcast_net *mn, struct mcast_tx *tx,
 	mcast_notify_data(mn, MCAST_CMD_ERROR, tx->to, job->group, job->seq,
 			  err);
 	if (tx->rb)
-		mcast_rb_failed(mn, job);
+		job->ops->tx_failed(mn, job);
 	mcast_tx_end(mn, tx);
 	job->pending--;
 	mcast_job_check(mn, job);
@@ -401,8 +400,8 @@ void mcast_rx_ack(struct mcast_net *mn, const struct mcw_hdr *h,
 	mcast_tx_pump(mn, tx);
 	if (tx->nacked == tx->nfrags) {
 		mcast_tx_inactive(mn, tx);	/* now only waits for DONE */
-		if (tx->rb && nacked != tx->nacked)
-			mcast_rb_next(mn, tx->job);
+		if (tx->job->ops && nacked != tx->nacked)
+			tx->job->ops->tx_ended(mn, tx->job);
 	}
 }
 

@@ -169,8 +169,8 @@ void mcast_job_free(struct mcast_net *mn, struct mcast_job *job)
 {
 	struct mcast_tx *tx, *tmp;
 
-	if (job->rb)
-		mcast_rb_free(mn, job);
+	if (job->ops)
+		job->ops->release(mn, job);
 	/* A forwarder whose parent gave up mid-transfer still has children. */
 	list_for_each_entry_safe(tx, tmp, &job->txs, link)
 		mcast_tx_free(mn, tx);
@@ -243,8 +243,8 @@ void mcast_send_done(struct mcast_net *mn, struct mcast_job *job)
 	u32 parts = max(1U, DIV_ROUND_UP(job->nfailed, room));
 	__be32 *ids;
 
-	if (job->rb) {		/* a broadcast's assembly reports to its root */
-		mcast_rb_report(mn, job);
+	if (job->ops) {		/* e.g. an assembly reports to its root */
+		job->ops->done(mn, job);
 		return;
 	}
 	ids = kmalloc_array(room, 4, GFP_KERNEL);

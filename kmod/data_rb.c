@@ -94,6 +94,9 @@ struct mcast_rb {
 	unsigned long quiet;		/* the last sign of progress */
 };
 
+static const struct mcast_job_ops mcast_rb_job_ops;
+static void mcast_rb_failed(struct mcast_net *mn, struct mcast_job *job);
+
 static unsigned long mcast_rb_key(u32 src, u64 seq)
 {
 	return mcast_key2(src, (u32)seq);
@@ -314,7 +317,7 @@ static void mcast_rb_launch(struct mcast_net *mn, struct mcast_rb *s)
 	}
 }
 
-void mcast_rb_next(struct mcast_net *mn, struct mcast_job *job)
+static void mcast_rb_next(struct mcast_net *mn, struct mcast_job *job)
 {
 	if (job->rb)	/* its step may be over: the next one goes */
 		mcast_rb_launch(mn, job->rb);
@@ -333,7 +336,7 @@ static void mcast_rb_uncount(struct mcast_net *mn, struct mcast_rb *s)
 		p->rb--;
 }
 
-void mcast_rb_free(struct mcast_net *mn, struct mcast_job *job)
+static void mcast_rb_free(struct mcast_net *mn, struct mcast_job *job)
 {
 	struct mcast_rb *s = job->rb;
 
@@ -347,6 +350,7 @@ void mcast_rb_free(struct mcast_net *mn, struct mcast_job *job)
 	kvfree(s->table);
 	kfree(s);
 	job->rb = NULL;
+	job->ops = NULL;
 }
 
 /*
@@ -446,6 +450,7 @@ int mcast_rb_start(struct mcast_net *mn, struct mcast_job *job, u8 mode)
 				 * falls back, which must not free it
 				 */
 	job->rb = s;
+	job->ops = &mcast_rb_job_ops;
 	list_add_tail(&s->link, &mn->rbs);
 	atomic64_inc(&mn->stats.rb_sent);
 	mcast_rb_launch(mn, s);
@@ -527,7 +532,7 @@ static void mcast_rb_send_report(struct mcast_net *mn, struct mcast_job *job)
 	kfree(ids);
 }
 
-void mcast_rb_report(struct mcast_net *mn, struct mcast_job *job)
+static void mcast_rb_report(struct mcast_net *mn, struct mcast_job *job)
 {
 	struct mcast_rb *s = job->rb;
 
@@ -538,7 +543,7 @@ void mcast_rb_report(struct mcast_net *mn, struct mcast_job *job)
 	mcast_arm(mn);
 }
 
-void mcast_rb_failed(struct mcast_net *mn, struct mcast_job *job)
+static void mcast_rb_failed(struct mcast_net *mn, struct mcast_job *job)
 {
 	if (!job->rb)
 		return;
@@ -633,6 +638,7 @@ static struct mcast_rb *mcast_rb_assembly(struct mcast_net *mn,
 	mn->nrb++;
 	p->rb++;
 	job->rb = s;
+	job->ops = &mcast_rb_job_ops;
 	list_add_tail(&s->link, &mn->rbs);
 	list_add_tail(&job->link, &mn->jobs);
 	mcast_job_count(mn, job, true);
@@ -850,6 +856,13 @@ bool mcast_rb_busy(struct mcast_net *mn)
 			return true;
 	return false;
 }
+
+static const struct mcast_job_ops mcast_rb_job_ops = {
+	.done = mcast_rb_report,
+	.tx_failed = mcast_rb_failed,
+	.tx_ended = mcast_rb_next,
+	.release = mcast_rb_free,
+};
 
 u32 mcast_rb_count(struct mcast_net *mn, u32 src)
 {

@@ -216,7 +216,7 @@ for u in $LIVE; do
 	# every send, failed ones too: only node 9 missed those
 	[ "$(rx_seqs 0 "$W/m.$u" | tr '\n' ' ')" = "$(sed -n 's/^sent .*seq=\([0-9]*\) .*/\1/p' "$W/mtx" | tr '\n' ' ')" ] &&
 		[ "$(grep -c '^msg src=0 .*len=200000 .*ok=1' "$W/m.$u")" = 6 ] ||
-		bad="$bad [$u: $(grep -c '^msg' "$W/m.$u") msgs]"
+		bad="$bad [$u: $(rx_seqs 0 "$W/m.$u" | tr '\n' ' '); $(mcastbed exec "$u" mcast_probe stats | grep -o ' \(dups\|late\|held\|rb_[a-z]*\|rx_malformed\|busy_sent\|jobs\)=[0-9]*' | tr -d '\n')]"
 	stop_rx_of "$W/m.$u"
 done
 other=$(grep '^sent ' "$W/mtx" | grep -v 'rc=0 nfailed=0' |
