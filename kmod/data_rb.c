@@ -694,8 +694,8 @@ static const char *mcast_rb_check_table(struct mcast_net *mn,
 	po = get_unaligned_be32(e);
 	l = get_unaligned_be64(e + 4);
 	*ports = po & 0xff;
-	*order = po >> 8;
-	if (*ports > MC_RB_ALL_PORT || *order > MC_RB_ORDER_PAPER)
+	*order = (po >> 8) & 0xff;
+	if (*ports > MC_RB_ALL_PORT || *order > MC_RB_ORDER_PAPER || po >> 16)
 		return "an unknown port model or order";
 	if (l > MCAST_MAX_MSG)
 		return "a message longer than any send";

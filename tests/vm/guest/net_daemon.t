@@ -105,7 +105,7 @@ case $(mcastbed exec 9 mcastctl group show 40) in
 esac
 
 out=$(mcastbed exec 0 mcast_probe tx g:40 1000 count=5 wait=30000 2>&1)
-sleep 1
+wait_lines 15 '^msg src=0 .* len=1000 .*ok=1' "$W/rx.3" "$W/rx.6" "$W/rx.13"
 ok3=$(grep -c '^msg src=0 .* len=1000 .*ok=1' "$W/rx.3")
 ok6=$(grep -c '^msg src=0 .* len=1000 .*ok=1' "$W/rx.6")
 ok13=$(grep -c '^msg src=0 .* len=1000 .*ok=1' "$W/rx.13")
@@ -160,7 +160,9 @@ sleep 1
 run_ok "restart it" mcastbed daemon 13 start
 run_ok "the restarted daemon sees the cluster" mcastbed daemon 13 wait
 wait "$txpid"
-sleep 1
+# every send completed: the messages are in node 13's kernel; its
+# receiver may still be printing them (a fixed sleep missed one once)
+wait_lines 40 '^msg src=0 .* len=500 .*ok=1' "$W/rx.13"
 n13=$(grep -c '^msg src=0 .* len=500 .*ok=1' "$W/rx.13")
 u13=$(awk '$1 == "msg" && $4 == "len=500" { print $3 }' "$W/rx.13" | sort -u | wc -l)
 [ "$n13 $u13" = "40 40" ] ||

@@ -159,7 +159,8 @@ trust_rb() {
 	for bad in "piece=$T text=WXYZ" "piece=1:0,0:0,2:0,3:0,0:8 text=WXYZ" \
 		"flags=0x48 piece=$T,0:8 text=WXYZ" "flags=0x60 piece=$T,0:8 text=WXYZ" \
 		"pad=1 piece=$T,0:8 text=WXYZ" "piece=$T,2:8 text=WXYZ" \
-		"piece=$T,0x200:8 text=WXYZ" "piece=$T,0:8388608 text=WXYZ" \
+		"piece=$T,0x200:8 text=WXYZ" "piece=$T,0x10000:8 text=WXYZ" \
+		"piece=$T,0:8388608 text=WXYZ" \
 		"piece=$T,0:1 text=W" "step=5 piece=$T,0:8 text=WXYZ" \
 		"piece=$T,0:8 text=WXY"; do
 		case $bad in
@@ -173,7 +174,7 @@ trust_rb() {
 	done
 	sleep 1
 	mal1=$(netstat_of 1 rx_malformed)
-	is "$(delta "$mal0" "$mal1")" 11 "$TP: 11 DATA with bad RB ranges (table, flags, ports, order, length, step, bytes) counted in rx_malformed"
+	is "$(delta "$mal0" "$mal1")" 12 "$TP: 12 DATA with bad RB ranges (table, flags, ports, order, bits above them, length, step, bytes) counted in rx_malformed"
 	busy0=$(netstat_of 1 busy_sent)
 	run_ok "$TP: node 2 sends good first ranges of 67 broadcasts" \
 		as_peer xid=800 seq=800 flags=0x40 piece=$T,0:8 text=WXYZ n=67 inc=xid,seq
