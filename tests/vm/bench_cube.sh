@@ -22,6 +22,9 @@
 # shellcheck source=tests/vm/guest/tap.sh
 . /tests/tap.sh
 
+# shellcheck source=tests/vm/guest/perflib.sh
+. /tests/perflib.sh
+
 DIM=${BENCH_CUBE_DIM:-4}
 SIZES=${BENCH_CUBE_SIZES:-8,1K,64K,1M}
 ITERS=${BENCH_CUBE_ITERS:-10}
@@ -72,31 +75,7 @@ mcastbed down > /dev/null 2>&1
 wait
 
 if [ "$rc" = 0 ]; then
-	echo "---- time until the last receiver has the message (ms), throughput (MB/s)"
-	awk -F, '
-		NR == 1 { next }
-		{ m = $1; k = $3; med[m, k] = $5 / 1000; p99[m, k] = $6 / 1000; tp[m, k] = $8
-		  if (!(k in seen)) { seen[k] = 1; keys[nk++] = k }
-		  if (!(m in mseen)) { mseen[m] = 1; meth[nm++] = m } }
-		function ratio(a, b) { return a > 0 ? sprintf("%.2fx", b / a) : "-" }
-		function size(b) { return b >= 1048576 ? b / 1048576 "M" : b >= 1024 ? b / 1024 "K" : b }
-		END {
-			printf "%5s %-9s | %9s %9s | %8s | %10s %11s\n", "size", "method",
-				"median", "p99", "MB/s", "u-torus/it", "separate/it"
-			for (i = 0; i < nk; i++) {
-				k = keys[i]
-				for (j = 0; j < nm; j++) {
-					m = meth[j]
-					printf "%5s %-9s | %9.2f %9.2f | %8.2f | %10s %11s\n", size(k), m,
-						med[m, k], p99[m, k], tp[m, k],
-						ratio(med[m, k], med["u-torus", k]),
-						ratio(med[m, k], med["separate", k])
-				}
-			}
-		}' "$W/csv"
-	echo "(the ratios: the median of u-torus or separate over this method's;"
-	echo " above 1 this method is faster)"
-	sed 's/^/csv: /' "$W/csv"
+	perf_table "$W/csv"
 fi
 # Rings (seed 004): every member of a group sends at once.  Group 9 of
 # all N members; each sends RING_COUNT messages of each size, all members
