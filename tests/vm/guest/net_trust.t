@@ -35,7 +35,9 @@
 # refused and counted; a good first range (node 2's broadcast: node 1 gets
 # bytes [4,8) in step 0) is taken but not delivered alone, and past
 # MCAST_RB_PER_PEER (64, a sender's messages in flight) broadcasts from
-# one sender node 1 answers BUSY.
+# one sender node 1 answers BUSY.  REPORTs that are another root's, whose
+# body is not their count of ids, or that name a node outside the torus
+# are counted malformed.
 
 # shellcheck source=tests/vm/guest/tap.sh
 . /tests/tap.sh
@@ -182,6 +184,22 @@ trust_rb() {
 	is "$(netstat_of 1 rx_malformed)" "$mal1" "$TP: ... none malformed"
 	busy1=$(netstat_of 1 busy_sent)
 	is "$(delta "$busy0" "$busy1")" 3 "$TP: ... 64 taken, the 3 past MCAST_RB_PER_PEER (a sender's messages in flight) answered BUSY"
+	# REPORTs (type 4) node 1 did not ask for: another root's, a body
+	# that is not count ids, an id outside the torus; then a well-formed
+	# one for a broadcast node 1 does not have, answered and ignored
+	mal2=$(netstat_of 1 rx_malformed)
+	for bad in "src=0 count=0" "src=1 count=1 text=AB" \
+		"src=1 count=3 piece=99:0"; do
+		# shellcheck disable=SC2086
+		forge 2 $PEER_OPT "$(addr_of 1)" $PORT 4 from=2 seq=900 $bad \
+			> /dev/null 2>&1 || fail "$TP: mcast_forge report $bad"
+	done
+	# shellcheck disable=SC2086 # PEER_OPT: one or two words
+	run_ok "$TP: node 2 sends a well-formed report" \
+		forge 2 $PEER_OPT "$(addr_of 1)" $PORT 4 from=2 src=1 seq=901 count=0 flags=0x40
+	sleep 1
+	is "$(delta "$mal2" "$(netstat_of 1 rx_malformed)")" 3 \
+		"$TP: 3 malformed REPORTs counted in rx_malformed, the well-formed one not"
 	wait "$rxpid"
 	is "$(grep -c '^msg ' "$W/rx.1")" 0 "$TP: nothing delivered from ranges alone"
 }
