@@ -260,6 +260,9 @@ struct mcast_job {
 	u32 nfailed, failcap;
 	bool trunc;
 	unsigned long stamp;
+	u64 vtime, vlat;		/* virtual clock: its latest fragment's
+					 * copy, and that worm's latency
+					 */
 	unsigned long done_again;	/* no DONE resent before then */
 	bool counted;			/* in the node's and parent's jobs */
 	bool fwd_charged;		/* its msg_len is in mn->fwd_mem */
@@ -485,6 +488,13 @@ int mcast_tx_set_body(struct mcast_net *mn, struct mcast_tx *tx, u8 *pbuf,
 static inline u32 mcast_job_next_step(const struct mcast_job *job)
 {
 	return job->step + 1 + job->nsent;
+}
+
+/* Virtual clock: when the message was whole here, and its last worm's. */
+static inline void mcast_job_stamp_msg(const struct mcast_job *job)
+{
+	job->msg->vtime_ns = job->vtime;
+	job->msg->vlat_ns = min_t(u64, job->vlat, U32_MAX);
 }
 
 /* A hypercube algorithm's enum mc_cube_algo from its MCAST_ALGORITHM_*. */

@@ -569,6 +569,7 @@ static void mcast_rb_whole(struct mcast_net *mn, struct mcast_rb *s)
 		if (s->x[i].to == mn->node_id)
 			msg->step = max(msg->step, s->x[i].step + 1);
 	msg->from_node = job->src;
+	mcast_job_stamp_msg(job);
 	atomic64_inc(&mn->stats.rb_assembled);
 	mcast_rx_deliver(mn, job, s->prev);
 	job->pending--;
@@ -671,6 +672,10 @@ static const char *mcast_rb_fill(struct mcast_net *mn, struct mcast_rb *s,
 		memcpy(s->job->msg->data + s->x[k].off, t->msg->data + n,
 		       s->x[k].len);
 		mcast_rb_mark(s, s->x[k].off, s->x[k].len);
+	}
+	if (t->vtime >= s->job->vtime) {	/* the latest range's worm */
+		s->job->vtime = t->vtime;
+		s->job->vlat = t->vlat;
 	}
 	mcast_rb_advance(mn, s);
 	return NULL;

@@ -225,6 +225,19 @@ static void mcast_job_start(struct mcast_net *mn, struct mcast_job *job)
 			 job->level);
 }
 
+/*
+ * Virtual clock: the message is whole here when its last fragment's copy
+ * is; that fragment's worm latency goes with it.
+ */
+static void mcast_job_note_vtime(struct mcast_job *job,
+				 const struct mcast_rx_meta *meta)
+{
+	if (!meta || meta->t_copy < job->vtime)
+		return;
+	job->vtime = meta->t_copy;
+	job->vlat = meta->t_copy - min(meta->t_submit, meta->t_copy);
+}
+
 /* The whole transfer is here: deliver it locally. */
 static void mcast_job_received(struct mcast_net *mn, struct mcast_job *job)
 {
@@ -244,6 +257,7 @@ static void mcast_job_received(struct mcast_net *mn, struct mcast_job *job)
 	job->msg->seq = job->seq;
 	job->msg->step = job->step;
 	job->msg->from_node = job->parent;
+	mcast_job_stamp_msg(job);
 	if (mc_algo_is_path_based(job->algo))
 		atomic64_inc(&mn->stats.rx_worms);
 	mcast_job_fwd_charge(mn, job, true);
@@ -487,6 +501,7 @@ static void mcast_rx_data(struct mcast_net *mn, const struct mcw_hdr *h,
 		       end - c - d0);
 	}
 	set_bit(frag, job->have);
+	mcast_job_note_vtime(job, mn->rx_meta);
 	job->nrecv++;
 	while (job->cum < job->nfrags && test_bit(job->cum, job->have))
 		job->cum++;
@@ -508,6 +523,16 @@ static void mcast_rx_bad_src(struct mcast_net *mn,
 			     mn->node_id, from, &sa->sin6_addr,
 			     ntohs(sa->sin6_port));
 }
+
+void mcast_data_rx_meta(struct mcast_net *mn, const struct sockaddr_in6 *sa,
+			const void *buf, size_t len,
+			const struct mcast_rx_meta *meta)
+{
+	mn->rx_meta = meta;
+	mcast_data_rx(mn, sa, buf, len);
+	mn->rx_meta = NULL;
+}
+EXPORT_SYMBOL_GPL(mcast_data_rx_meta);
 
 void mcast_data_rx(struct mcast_net *mn, const struct sockaddr_in6 *sa,
 		   const void *buf, size_t len)

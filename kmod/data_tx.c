@@ -194,6 +194,43 @@ static u32 mcast_burst_max(struct mcast_net *mn)
 	return mn->burst ? min_t(u32, mn->tp->max_burst, MCAST_BURST_MAX) : 1;
 }
 
+/* A worm's completion names its first transfer and its fragment. */
+#define MCAST_WORM_COOKIE_F	BIT_ULL(31)	/* 0 is no cookie */
+
+static u64 mcast_worm_cookie(u32 xid, u32 frag)
+{
+	return (u64)xid << 32 | MCAST_WORM_COOKIE_F | frag;
+}
+
+void mcast_data_worm_end(struct mcast_net *mn, u64 cookie, const u32 *to,
+			 u32 n, u32 reached, const unsigned long *missed)
+{
+	struct mcast_tx *tx = xa_load(&mn->txs, cookie >> 32), *s;
+	u32 j = cookie & (MCAST_WORM_COOKIE_F - 1), i, k;
+
+	lockdep_assert_held(&mn->lock);
+	if (!(cookie & MCAST_WORM_COOKIE_F) || !tx || !tx->worm)
+		return;		/* over; the others' timeouts cover them */
+	for (i = 0; i < n; i++) {
+		if (i < reached && !test_bit(i, missed))
+			continue;
+		for (k = 0; k < tx->worm->n; k++) {
+			s = tx->worm->tx[k];
+			if (s && s->to == to[i])
+				break;
+		}
+		/* still due there: not acknowledged, and sent before */
+		if (k == tx->worm->n || j >= s->next || test_bit(j, s->acked))
+			continue;
+		if (j == s->rtt_frag)
+			s->rtt_frag = U32_MAX;	/* Karn */
+		mcast_tx_send_frag(mn, s, j);
+		atomic64_inc(&mn->stats.retrans);
+		atomic64_inc(&mn->stats.worm_resends);
+	}
+}
+EXPORT_SYMBOL_GPL(mcast_data_worm_end);
+
 /*
  * Fragment @j to the @k transfers in w->sel (in visiting order), as one
  * worm: the body is the same for all, each gets its own header (its xid,
@@ -207,7 +244,7 @@ static void mcast_worm_send(struct mcast_net *mn, struct mcast_worm *w,
 	u32 end = off + mcast_tx_frag_hdr(mn, t0, j, &w->hdr[0]);
 	struct mcast_worm_desc desc = {
 		.n = k, .to = w->to, .head = w->head, .tail = w->tail,
-		.blen = end - off,
+		.blen = end - off, .cookie = mcast_worm_cookie(t0->xid, j),
 	};
 	struct kvec body[2], v[4];
 	size_t nb = 0, nv, i;

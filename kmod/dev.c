@@ -53,11 +53,6 @@ static int mcast_copy_out(void __user *uarg, const void *karg, size_t ksize)
 	return copy_to_user(uarg, karg, ksize) ? -EFAULT : 0;
 }
 
-static bool mcast_zero(const void *p, size_t len)
-{
-	return !memchr_inv(p, 0, len);
-}
-
 static long mcast_ioc_info(struct mcast_file *f, void __user *uarg)
 {
 	struct mcast_net *mn = f->mn;
@@ -350,8 +345,7 @@ static long mcast_ioc_recv(struct mcast_file *f, void __user *uarg,
 	err = mcast_copy_in(&r, sizeof(r), uarg, &usize);
 	if (err)
 		return err;
-	if (r.flags & ~MCAST_RECV_DONTWAIT ||
-	    !mcast_zero(r.reserved, sizeof(r.reserved)))
+	if (r.flags & ~MCAST_RECV_DONTWAIT)
 		return -EINVAL;
 	err = mcast_wait_msg(f, nonblock || r.flags & MCAST_RECV_DONTWAIT,
 			     &e, &r.dropped);
@@ -366,6 +360,8 @@ static long mcast_ioc_recv(struct mcast_file *f, void __user *uarg,
 	r.seq = msg->seq;
 	r.step = msg->step;
 	r.from_node = msg->from_node;
+	r.vlat_ns = msg->vlat_ns;
+	r.vtime_ns = msg->vtime_ns;
 	err = 0;
 	if (copy_to_user(u64_to_user_ptr(r.buf), msg->data, n) ||
 	    mcast_copy_out(uarg, &r, sizeof(r)))

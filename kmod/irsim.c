@@ -29,7 +29,21 @@ struct irsim_pkt {
 	struct list_head link;
 	u32 src;			/* sender's node id */
 	u32 len;
+	bool end;			/* data[] is a struct irsim_end */
+	struct mcast_rx_meta meta;	/* its worm's handover, this copy */
 	u8 data[];
+};
+
+/*
+ * The NIC's completion of a worm that did not reach every destination
+ * whole, queued to its sender's host: the data path's cookie, how many
+ * destinations (a prefix) it reached, and whose host missed its copy.
+ */
+struct irsim_end {
+	u64 cookie;
+	u32 n, reached;
+	DECLARE_BITMAP(missed, IRSIM_WORM_DESTS);
+	u32 to[IRSIM_WORM_DESTS];
 };
 
 /*
@@ -42,6 +56,8 @@ struct irsim_worm {
 	u32 src;
 	u32 n;
 	u32 blen;
+	u64 cookie;			/* the data path's */
+	DECLARE_BITMAP(missed, IRSIM_WORM_DESTS);	/* hosts that took no copy */
 	struct irsim_part {
 		u32 off, hlen, tlen;	/* in data[], after the body */
 	} *part;			/* n */
@@ -100,6 +116,7 @@ static struct irsim_pkt *irsim_worm_pkt(const struct irsim_worm *worm, u32 i)
 	if (!pkt)
 		return NULL;
 	pkt->src = worm->src;
+	pkt->end = false;
 	pkt->len = len;
 	memcpy(pkt->data, worm->data + pt->off, pt->hlen);
 	memcpy(pkt->data + pt->hlen, worm->data, worm->blen);
@@ -115,33 +132,45 @@ static void irsim_deliver(void *ctx, struct mc_fabric *f, u32 w, u32 i,
 	struct irsim_pkt *pkt;
 	struct irsim_host *h;
 
-	if (copy != MC_FAB_COPY_OK || !worm)
+	if (!worm)
 		return;
+	if (copy != MC_FAB_COPY_OK) {
+		set_bit(i, worm->missed);
+		return;
+	}
 	h = irsim_host_of(f->worm[w].dest[i]);
 	if (!h) {
 		irsim.c.rx_no_host++;
+		set_bit(i, worm->missed);
 		return;
 	}
 	pkt = irsim_worm_pkt(worm, i);
 	if (!pkt) {
 		irsim.c.rx_overflow++;
+		set_bit(i, worm->missed);
 		return;
 	}
+	pkt->meta.t_submit = f->worm[w].t_submit;
+	pkt->meta.t_copy = t;
 	spin_lock(&h->lock);
 	if (h->qlen >= IRSIM_RXQ_MAX) {
 		spin_unlock(&h->lock);
 		irsim.c.rx_overflow++;
+		set_bit(i, worm->missed);
 		kfree(pkt);
 		return;
 	}
 	list_add_tail(&pkt->link, &h->rxq);
 	h->qlen++;
 	spin_unlock(&h->lock);
+	irsim.c.vlat_sum_ns += t - pkt->meta.t_submit;
+	irsim.c.vlat_max_ns = max(irsim.c.vlat_max_ns, t - pkt->meta.t_submit);
 	mcast_data_kick(h->mn);
 }
 
 /* Records worm @w, which ended with @err, while a trace is on. */
-static void irsim_trace_worm(const struct mc_fabric *f, u32 w, int err)
+static void irsim_trace_worm(const struct mc_fabric *f, u32 w, int err,
+			     u64 t)
 {
 	const struct mc_fab_worm *wm = &f->worm[w];
 	struct irsim_trace_ent *e;
@@ -152,6 +181,9 @@ static void irsim_trace_worm(const struct mc_fabric *f, u32 w, int err)
 	e = &irsim.trace[irsim.ntrace++];
 	e->src = wm->src;
 	e->err = err;
+	e->t_submit = wm->t_submit;
+	e->t_end = t;
+	e->blocked_ns = wm->blocked_ns;
 	e->ndest = min_t(u32, wm->ndest, IRSIM_WORM_DESTS);
 	memcpy(e->dest, wm->dest, e->ndest * sizeof(u32));
 	e->nhops = min_t(u32, wm->npath, IRSIM_TRACE_HOPS);
@@ -176,12 +208,56 @@ int irsim_trace_set(bool on)
 	return 0;
 }
 
+/*
+ * Worm @w ended short (@err) or a host missed its copy: the completion
+ * goes to its sender's host (best effort, as a datagram: the data path's
+ * timeouts cover a completion that never comes).
+ */
+static void irsim_complete(const struct mc_fabric *f, u32 w, int err)
+{
+	const struct irsim_worm *worm = (void *)(uintptr_t)f->worm[w].cookie;
+	struct irsim_host *h;
+	struct irsim_pkt *pkt;
+	struct irsim_end *e;
+
+	if (!worm || !worm->cookie ||
+	    (!err && bitmap_empty(worm->missed, worm->n)))
+		return;
+	h = irsim_host_of(worm->src);
+	if (!h)
+		return;
+	pkt = kmalloc(struct_size(pkt, data, sizeof(*e)), GFP_KERNEL_ACCOUNT);
+	if (!pkt)
+		return;
+	pkt->src = worm->src;
+	pkt->len = sizeof(*e);
+	pkt->end = true;
+	e = (void *)pkt->data;
+	e->cookie = worm->cookie;
+	e->n = worm->n;
+	e->reached = err ? f->worm[w].delivered : worm->n;
+	bitmap_copy(e->missed, worm->missed, IRSIM_WORM_DESTS);
+	memcpy(e->to, f->worm[w].dest, worm->n * sizeof(u32));
+	spin_lock(&h->lock);
+	if (h->qlen >= IRSIM_RXQ_MAX) {
+		spin_unlock(&h->lock);
+		kfree(pkt);
+		return;
+	}
+	list_add_tail(&pkt->link, &h->rxq);
+	h->qlen++;
+	spin_unlock(&h->lock);
+	irsim.c.completions++;
+	mcast_data_kick(h->mn);
+}
+
 /* The worm ended: its path and its datagrams go. */
 static void irsim_done(void *ctx, struct mc_fabric *f, u32 w, int err, u64 t)
 {
 	if (err)
 		irsim.c.lost++;
-	irsim_trace_worm(f, w, err);
+	irsim_complete(f, w, err);
+	irsim_trace_worm(f, w, err, t);
 	kfree(container_of(f->worm[w].dest, struct irsim_route, dest[0]));
 	kvfree((void *)(uintptr_t)f->worm[w].cookie);
 }
@@ -430,6 +506,8 @@ static struct irsim_worm *irsim_worm_new(u32 src,
 	worm->src = src;
 	worm->n = w->n;
 	worm->blen = w->blen;
+	worm->cookie = w->cookie;
+	bitmap_zero(worm->missed, IRSIM_WORM_DESTS);
 	worm->part = (void *)(worm->data + bytes);
 	for (off = 0, i = 0; i < w->nbody; i++) {
 		memcpy(worm->data + off, w->body[i].iov_base,
@@ -588,8 +666,14 @@ static int irsim_rx(struct mcast_net *mn, int budget)
 		spin_unlock(&h->lock);
 		if (!pkt)
 			break;
-		if (irsim_peer_sa(mn, pkt->src, &sa)) {
-			mcast_data_rx(mn, &sa, pkt->data, pkt->len);
+		if (pkt->end) {
+			const struct irsim_end *e = (void *)pkt->data;
+
+			mcast_data_worm_end(mn, e->cookie, e->to, e->n,
+					    e->reached, e->missed);
+		} else if (irsim_peer_sa(mn, pkt->src, &sa)) {
+			mcast_data_rx_meta(mn, &sa, pkt->data, pkt->len,
+					   &pkt->meta);
 			atomic64_inc(&irsim.c.rx);
 		} else {
 			atomic64_inc(&irsim.c.rx_no_peer);

@@ -35,6 +35,8 @@ struct mcast_net;
 struct irsim_trace_ent {
 	u32 src, ndest, nhops;
 	int err;
+	u64 t_submit, t_end;		/* handover, end (virtual ns) */
+	u64 blocked_ns;			/* its header waited for channels */
 	u32 dest[IRSIM_WORM_DESTS];
 	u32 chan[IRSIM_TRACE_HOPS];
 };
@@ -61,6 +63,9 @@ struct irsim_counters {
 	u64 rx_no_host;		/* arrived where nobody is attached */
 	u64 rx_overflow;	/* the host's queue was full */
 	u64 lost;		/* worms that ended short */
+	u64 completions;	/* short worms reported to their sender */
+	u64 vlat_sum_ns;	/* deliveries' virtual latency: handover */
+	u64 vlat_max_ns;	/* ... to the host's copy */
 	atomic64_t rx;		/* handed to a host's data path */
 	atomic64_t rx_no_peer;	/* from a node the host has no peer for */
 };

@@ -20,7 +20,9 @@
  *     trace       write 1 to record the next 256 worms that end (anew),
  *                 0 to stop; read: one line per worm, "SRC D1,D2,...:
  *                 NODE/DIM/VC ..." (its channels; " error E" if it ended
- *                 short)
+ *                 short), then " | submit T end T blocked NS": its
+ *                 handover and end in virtual ns, and how long its
+ *                 header waited for a channel
  *     worm_limits the transport's declared limits, "DESTS HDR_BYTES":
  *                 destinations per worm (1-64), compound header bytes
  *                 (1-4096); write to lower them (the data path then
@@ -207,9 +209,11 @@ static int irsim_stats_show(struct seq_file *m, void *v)
 		   irsim.c.tx, irsim.c.tx_dests, irsim.c.tx_busy,
 		   irsim.c.rx_no_host,
 		   irsim.c.rx_overflow, irsim.c.lost);
-	seq_printf(m, "rx %lld\nrx_no_peer %lld\n",
+	seq_printf(m, "rx %lld\nrx_no_peer %lld\ncompletions %llu\nvlat_sum_ns %llu\nvlat_max_ns %llu\n",
 		   (s64)atomic64_read(&irsim.c.rx),
-		   (s64)atomic64_read(&irsim.c.rx_no_peer));
+		   (s64)atomic64_read(&irsim.c.rx_no_peer),
+		   irsim.c.completions, irsim.c.vlat_sum_ns,
+		   irsim.c.vlat_max_ns);
 	mutex_unlock(&irsim.lock);
 	return 0;
 }
@@ -312,7 +316,8 @@ static void irsim_trace_line(struct seq_file *m,
 	}
 	if (e->err)
 		seq_printf(m, " error %d", e->err);
-	seq_putc(m, '\n');
+	seq_printf(m, " | submit %llu end %llu blocked %llu\n", e->t_submit,
+		   e->t_end, e->blocked_ns);
 }
 
 static int irsim_trace_show(struct seq_file *m, void *v)

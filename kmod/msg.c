@@ -36,6 +36,8 @@ struct mcast_msg *mcast_msg_alloc(u32 len)
 		return NULL;
 	refcount_set(&msg->ref, 1);
 	msg->len = len;
+	msg->vlat_ns = 0;
+	msg->vtime_ns = 0;
 	atomic_long_inc(&mcast_live[MCAST_OBJ_MSG]);
 	return msg;
 }

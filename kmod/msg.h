@@ -26,6 +26,8 @@ struct mcast_msg {
 	u64 seq;
 	u32 step;		/* U-torus step in which this node got it */
 	u32 from_node;		/* the node that sent it here */
+	u32 vlat_ns;		/* virtual clock only: its last worm's */
+	u64 vtime_ns;		/* ... and when it was whole here */
 	u8 data[];
 };
 

@@ -35,6 +35,7 @@
 #include "auth.h"
 #include "topology.h"
 
+struct mcast_rx_meta;
 struct mcast_burst;
 
 #define MCAST_DEFAULT_PORT	7447
@@ -76,6 +77,7 @@ struct mcast_stats {
 	atomic64_t rb_sent;
 	atomic64_t rb_assembled;
 	atomic64_t rb_fallbacks;
+	atomic64_t worm_resends;
 };
 
 struct mcast_peer {
@@ -167,6 +169,8 @@ struct mcast_net {
 	const struct mcast_transport_ops *tp;	/* MCAST_NODE_A_TRANSPORT */
 	void *tp_priv;			/* its state; NULL: not open */
 	u16 tp_port;			/* the port it is open on */
+	/* the datagram mcast_data_rx_meta() is taking, or NULL */
+	const struct mcast_rx_meta *rx_meta;
 	struct work_struct rx_work;	/* runs tp->rx() */
 	struct delayed_work timer_work;
 	bool slow_tick;			/* timer_work is on its idle tick */

@@ -57,6 +57,7 @@ struct mcast_worm_desc {
 	const struct kvec *body;
 	size_t nbody;
 	size_t blen;			/* bytes of body */
+	u64 cookie;			/* the data path's, for its completion */
 };
 
 struct mcast_transport_ops {
@@ -94,8 +95,11 @@ struct mcast_transport_ops {
 	 * With MCAST_TP_CAP_IR: sends one worm, a datagram that visits
 	 * @w->n peers in order and leaves a copy at each; see struct
 	 * mcast_worm_desc.  Like ->xmit(): -EAGAIN/-ENOBUFS when it cannot
-	 * now; 0 when it took the worm (which may still end short of its
-	 * last destinations: the data path's acknowledgements find that).
+	 * now; 0 when it took the worm.  A worm that then ends short of
+	 * its last destinations, or that a destination's host did not take
+	 * its copy of, is reported by the NIC's completion: the transport
+	 * calls mcast_data_worm_end() from ->rx().  (The data path's
+	 * acknowledgements would find the loss too, a timeout later.)
 	 */
 	int (*xmit_worm)(struct mcast_net *mn,
 			 const struct mcast_worm_desc *w);
@@ -141,8 +145,30 @@ void mcast_data_kick(struct mcast_net *mn);
  */
 void mcast_data_rx(struct mcast_net *mn, const struct sockaddr_in6 *sa,
 		   const void *buf, size_t len);
+/*
+ * What a transport with a virtual clock (irsim) knows of a datagram: its
+ * worm's handover to the fabric and this host's copy, in virtual ns.
+ * The data path hands them to the receivers of the message it completes.
+ */
+struct mcast_rx_meta {
+	u64 t_submit;
+	u64 t_copy;
+};
+
+void mcast_data_rx_meta(struct mcast_net *mn, const struct sockaddr_in6 *sa,
+			const void *buf, size_t len,
+			const struct mcast_rx_meta *meta);
 /* data_rx.c: the end of a batch of them: sends the ACKs they owe. */
 void mcast_data_rx_flush(struct mcast_net *mn);
+/*
+ * data_tx.c: the completion of a worm that did not reach every
+ * destination whole, under the node's mutex (from ->rx()): its cookie,
+ * its @n destinations (peer ids, in visiting order), how many of them,
+ * a prefix, the worm reached, and @missed (a bitmap of @n) those whose
+ * host did not take its copy.  They are sent their fragment again now.
+ */
+void mcast_data_worm_end(struct mcast_net *mn, u64 cookie, const u32 *to,
+			 u32 n, u32 reached, const unsigned long *missed);
 /*
  * data_hop.c: a reliable transport lost what it had taken for @peer (its
  * connection broke); under the node's mutex.

@@ -243,7 +243,15 @@ struct mcast_recv {
 				 * it (0 at the source)
 				 */
 	__u32 from_node;	/* out: the node that sent it to this one */
-	__u32 reserved[3];
+	/*
+	 * out, on a transport with a virtual clock (the simulated IR fabric,
+	 * mcast_irsim.ko), else 0: the virtual latency of the worm that
+	 * brought the message's last bytes here, from its handover to the
+	 * fabric to this host's copy (saturating at 2^32 - 1 ns), and the
+	 * fabric's virtual time at which the message was whole here.
+	 */
+	__u32 vlat_ns;
+	__u64 vtime_ns;
 };
 
 #define MCAST_IOC_INFO		_IOWR(MCAST_IOC_MAGIC, 0x00, struct mcast_info)
@@ -657,6 +665,11 @@ enum mcast_stats_attr {
 					 * not reported the message whole (a
 					 * node died or stalled, a report was
 					 * lost) */
+	MCAST_STATS_A_WORM_RESENDS,	/* u64: fragments sent again at once
+					 * because the NIC's completion said a
+					 * worm did not reach a destination
+					 * whole (cut short, or its host
+					 * missed the copy) */
 
 	__MCAST_STATS_A_MAX,
 	MCAST_STATS_A_MAX = __MCAST_STATS_A_MAX - 1
