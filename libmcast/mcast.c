@@ -366,6 +366,7 @@ EXPORT ssize_t mcast_recv_result(const struct mcast_recv *r, int res,
 		info->dropped = r->dropped;
 		info->step = r->step;
 		info->from_node = r->from_node;
+		info->vlat_ns = r->vlat_ns;
 	}
 	return stored;
 }

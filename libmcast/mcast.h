@@ -53,7 +53,11 @@ struct mcast_msginfo {
 				 * since the previous receive */
 	uint32_t step;		/* U-torus step in which this node got it */
 	uint32_t from_node;	/* the node that sent it to this one */
-	uint32_t reserved[1];
+	uint32_t vlat_ns;	/* on a simulated IR fabric (irsim), else 0:
+				 * the virtual latency of the worm that
+				 * brought its last bytes (handover to the
+				 * host's copy); struct mcast_recv also has
+				 * the virtual time it was whole here */
 };
 
 /* Open /dev/mcast (close-on-exec).  -ENOENT: the module is not loaded. */

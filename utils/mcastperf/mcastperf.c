@@ -695,6 +695,27 @@ out:
 
 /* ------------------------------------------------------------ receiving */
 
+/*
+ * One --verbose line: who sent it, and in which step and from which node
+ * it came; on a virtual clock (the irsim fabric) also when it was whole
+ * here and the latency of the worm that completed it, in virtual ns.
+ */
+static void print_recv(uint32_t self, const struct mcast_recv *r, bool good)
+{
+	char grp[32] = "node list";
+
+	if (r->group != MCAST_NO_GROUP)
+		snprintf(grp, sizeof(grp), "group %u", r->group);
+	printf("node %u: got seq %" PRIu64 " of node %u (%s), %u bytes%s, "
+	       "in step %u from node %u", self, (uint64_t)r->seq, r->src_node,
+	       grp, r->len, good ? "" : " NOT the bytes sent", r->step,
+	       r->from_node);
+	if (r->vtime_ns)
+		printf(", whole at virtual %" PRIu64 " ns, its last worm %u ns",
+		       (uint64_t)r->vtime_ns, r->vlat_ns);
+	putchar('\n');
+}
+
 static int cmd_recv(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -797,16 +818,8 @@ static int cmd_recv(int argc, char **argv)
 		}
 		if (count && msgs >= count)
 			stopped = true;
-		if (verbose && r.group == MCAST_NO_GROUP)
-			printf("node %u: got seq %" PRIu64 " of node %u (node list), %u bytes%s, "
-			       "in step %u from node %u\n", info.node_id, (uint64_t)r.seq,
-			       r.src_node, r.len, h.kind ? "" : " NOT the bytes sent",
-			       r.step, r.from_node);
-		else if (verbose)
-			printf("node %u: got seq %" PRIu64 " of node %u (group %u), %u bytes%s, "
-			       "in step %u from node %u\n", info.node_id, (uint64_t)r.seq,
-			       r.src_node, r.group, r.len, h.kind ? "" : " NOT the bytes sent",
-			       r.step, r.from_node);
+		if (verbose)
+			print_recv(info.node_id, &r, h.kind != 0);
 		fflush(stdout);
 	}
 	printf("node %u: received %" PRIu64 " messages, %" PRIu64 " bytes (u-torus %" PRIu64
