@@ -326,24 +326,27 @@ static u32 mcast_data_check(struct mcast_net *mn, const struct mcw_hdr *h,
  * bound on the state a peer can make this node keep (data.h), checked
  * before anything is allocated.  A finished job is forgotten early rather
  * than refuse (a parent that still probes it is answered from where this
- * node is, and rewinds).
+ * node is, and rewinds), but only for a transfer that is taken: a refused
+ * one (BUSY) must not wear the memory of finished ones away.
  */
 static bool mcast_rx_room(struct mcast_net *mn, const struct mcast_peer *p,
 			  const struct mcw_hdr *h, u64 total)
 {
 	u32 len = be32_to_cpu(h->msg_len);
 
+	if (!(mn->rx_mem + total <= MCAST_RX_MEM_MAX &&
+	      p->rx_jobs < MCAST_RX_PER_PEER &&
+	      p->jobs < MCAST_JOBS_PER_PEER && mn->njobs < MCAST_JOBS_MAX &&
+	      mn->fwd_mem + mn->held_mem + len <= MCAST_MSG_MEM_MAX &&
+	      mn->nheld < MCAST_HELD_MAX && p->held < MCAST_HELD_PER_PEER &&
+	      mcast_stream_room(mn, be32_to_cpu(h->src),
+				be32_to_cpu(h->group)) &&
+	      (!(h->flags & MCW_F_RB) || mcast_rb_room(mn, h))))
+		return false;
 	if (mn->ndone >= MCAST_DONE_MAX)
 		mcast_job_free(mn, list_first_entry(&mn->done_jobs,
 						    struct mcast_job, link));
-	return mn->rx_mem + total <= MCAST_RX_MEM_MAX &&
-	       p->rx_jobs < MCAST_RX_PER_PEER &&
-	       p->jobs < MCAST_JOBS_PER_PEER && mn->njobs < MCAST_JOBS_MAX &&
-	       mn->fwd_mem + mn->held_mem + len <= MCAST_MSG_MEM_MAX &&
-	       mn->nheld < MCAST_HELD_MAX && p->held < MCAST_HELD_PER_PEER &&
-	       mcast_stream_room(mn, be32_to_cpu(h->src),
-				 be32_to_cpu(h->group)) &&
-	       (!(h->flags & MCW_F_RB) || mcast_rb_room(mn, h));
+	return true;
 }
 
 static struct mcast_job *mcast_job_new_rx(struct mcast_net *mn,

@@ -1,0 +1,94 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# The node-wide caps a single peer can reach (docs/data-path.md,
+# "Bounds"), on a 2x2 torus over UDP where group 5 is nodes 1 and 2.
+#
+# Node 2, as itself (UDP from its own port over a raw socket), sends node
+# 1 20000 one-fragment messages, each to another group: as many (sender,
+# group) streams and finished transfers.
+# - Streams: node 1 keeps MCAST_STREAMS_MAX (16384) of them and answers
+#   the rest BUSY.
+# - Finished jobs: node 1 remembers MCAST_DONE_MAX (4096), forgetting the
+#   oldest early rather than refusing, and only for a transfer it takes
+#   (before: every transfer answered BUSY made it forget one too, 4095
+#   here).
+# - Back-pressure, not loss: node 0's message to group 5 (a new stream at
+#   node 1) is answered BUSY while the made-up streams fill the table, and
+#   its completion-mode send waits.  Once they idle out (stream_idle_ms,
+#   lowered to 2 s after the flood), node 1 takes it: the send completes
+#   and both members have it once.  Afterwards node 1's gauges are back
+#   to what the real traffic needs.
+
+# shellcheck source=tests/vm/guest/tap.sh
+. /tests/tap.sh
+
+# shellcheck source=tests/vm/guest/netlib.sh
+. /tests/netlib.sh
+
+run_ok "insmod mcast.ko" insmod "$MCAST_KO"
+
+N=4 TOPO=torus:2x2
+PORT=7447
+IDLE_MS=/sys/module/mcast/parameters/stream_idle_ms
+
+if ! out=$(mcastbed up "$TOPO" --transport udp 2>&1); then
+	fail "mcastbed up $TOPO --transport udp" "$out"
+	done_testing
+	tap_exit
+fi
+pass "mcastbed up $TOPO --transport udp"
+run_ok "group 5 is nodes 1 and 2" mcastbed group 5 "$(coord 1)" "$(coord 2)"
+idle0=$(cat $IDLE_MS)
+
+# ---- the flood, in chunks so node 1's socket buffer keeps up
+busy0=$(netstat_of 1 busy_sent)
+for c in 0 1 2 3 4; do
+	mcastbed exec 2 mcast_forge raw sport=$PORT "$(addr_of 1)" $PORT data \
+		from=2 src=2 xid=$((100000 + c * 4000)) seq=1 \
+		group=$((1000 + c * 4000)) inc=xid,group piece=1:0 text=cap \
+		n=4000 > "$W/forge.$c" 2>&1 || diag "$(cat "$W/forge.$c")"
+	sleep 1
+done
+sleep 2
+is "$(netstat_of 1 streams)" 16384 "node 1 keeps 16384 streams, MCAST_STREAMS_MAX"
+d=$(delta "$busy0" "$(netstat_of 1 busy_sent)")
+[ "$d" != none ] && [ "$d" -ge 1000 ] &&
+	pass "... and answered the rest BUSY ($d)" ||
+	fail "node 1 answers BUSY past the stream cap" "busy_sent +$d"
+is "$(netstat_of 1 done_jobs)" 4096 \
+	"node 1 remembers 4096 finished jobs, MCAST_DONE_MAX (the oldest forgotten early)"
+
+# ---- a real sender meets the full table: it waits, it is not lost
+for n in 1 2; do
+	mcastbed exec "$n" mcast_probe rx 5 60000 1 > "$W/rx.$n" 2>&1 &
+done
+wait_lines 1 '^ready' "$W/rx.1" "$W/rx.2" || fail "receivers ready" "$(cat "$W"/rx.*)"
+busy1=$(netstat_of 1 busy_sent)
+mcastbed exec 0 mcast_probe tx g:5 700 wait=60000 > "$W/tx" 2>&1 &
+txpid=$!
+sleep 3
+d=$(delta "$busy1" "$(netstat_of 1 busy_sent)")
+[ "$d" != none ] && [ "$d" -ge 1 ] && ! grep -q 'rc=' "$W/tx" &&
+	pass "node 0's message meets the full table: answered BUSY ($d), its send waits" ||
+	fail "node 0's message is answered BUSY and its send waits" "busy +$d" "$(cat "$W/tx")"
+echo 2000 > $IDLE_MS
+wait "$txpid"
+case $(cat "$W/tx") in
+*"rc=0 nfailed=0"*) pass "once the made-up streams idle out, node 0's send completes" ;;
+*) fail "once the made-up streams idle out, node 0's send completes" "$(cat "$W/tx")" ;;
+esac
+wait
+for n in 1 2; do
+	is "$(grep -c '^msg src=0 .* len=700 .* ok=1' "$W/rx.$n")" 1 "node $n has node 0's message once"
+done
+s=$(netstat_of 1 streams)
+[ "${s:-99}" -le 2 ] && pass "node 1's streams are back to the real ones ($s)" ||
+	fail "node 1's streams are back to the real ones" "streams=$s"
+echo "$idle0" > $IDLE_MS
+
+run_ok "mcastbed down" mcastbed down
+run_ok "rmmod mcast" rmmod mcast
+
+done_testing
+tap_exit
