@@ -74,6 +74,43 @@ if ! out=$(mcastbed up "$TOPO" --transport irsim 2>&1); then
 	tap_exit
 fi
 pass "mcastbed up $TOPO --transport irsim"
+# no IP network: no veth (nor any link but lo) and no route in any node;
+# each node's address, its name to its peers, is on lo
+veths=0 others=0 routes=0
+for u in $(seq 0 $((N - 1))); do
+	veths=$((veths + $(/usr/local/bin/ip -n "mcb$u" -o link show type veth | wc -l)))
+	others=$((others + $(/usr/local/bin/ip -n "mcb$u" -o link show | grep -vc ': lo:')))
+	routes=$((routes + $(/usr/local/bin/ip -n "mcb$u" route show | wc -l)))
+done
+is "$veths/$others/$routes" 0/0/0 "irsim bed: no veth, no link but lo, no route in any node"
+is "$(/usr/local/bin/ip -n mcb5 -o link show type veth)" "" "irsim bed: node 5 has no veth"
+case $(/usr/local/bin/ip -n mcb5 -o addr show dev lo) in
+*" 10.77.0.5/32 "*) pass "irsim bed: node 5's address 10.77.0.5 is on lo" ;;
+*) fail "irsim bed: node 5's address 10.77.0.5 is on lo" \
+	"$(/usr/local/bin/ip -n mcb5 -o addr show)" ;;
+esac
+case $(mcastbed show) in
+*"on the irsim fabric (no links, no routes)"*"fabric       torus:4x4 "*)
+	pass "mcastbed show: on the irsim fabric, no links, and the fabric" ;;
+*) fail "mcastbed show: on the irsim fabric, no links, and the fabric" "$(mcastbed show)" ;;
+esac
+# what needs links or routes is refused, naming the fabric's knobs
+for c in "netem:delay 1ms" "netem:off" "reroute" "kill:5 --reroute"; do
+	# shellcheck disable=SC2086 # the arguments after the command
+	case $c in
+	netem:*) out=$(mcastbed netem "${c#netem:}" 2>&1) ;;
+	*:*) out=$(mcastbed "${c%%:*}" ${c#*:} 2>&1) ;;
+	*) out=$(mcastbed "$c" 2>&1) ;;
+	esac
+	rc=$?	# the status of the assignment, the mcastbed's
+	c=$(echo "$c" | tr : ' ')
+	case $rc:$out in
+	1:*"an irsim testbed has no "*"$D: drop_every"*fail_link*stall_node*no_ir*)
+		pass "irsim bed: mcastbed $c is refused, naming the fabric's knobs" ;;
+	*) fail "irsim bed: mcastbed $c is refused, naming the fabric's knobs" "$rc $out" ;;
+	esac
+done
+is "$(ls /run/netns/mcb5 2>&1)" /run/netns/mcb5 "irsim bed: node 5 is still up after the refused kill"
 is "$(mcastbed exec 5 mcastctl -j node show |
 	sed -n 's/.*"transport": *"\([^"]*\)".*/\1/p')" irsim "node 5 uses irsim"
 case $(mcastbed exec 5 mcastctl -j node show) in
@@ -92,6 +129,12 @@ esac
 ALGO=s-torus
 members 1 9 41
 round "irsim: group 1 from node 0" 0 g:1 "$MEM" 0,1400,150000
+# every node a member: a multicast reaches all of them with no veth
+MEM0=$MEM
+MEM=$(seq 0 $((N - 1)) | tr '\n' ' ')
+run_ok "$TOPO: group 2 with every node" mcastbed group 2 all
+round "irsim: group 2 (every node) from node 9" 9 g:2 "$MEM" 1400,20000
+MEM=$MEM0
 src=$(random_nodes 1 42)
 round "irsim: group 1 from node $src, completion mode" "$src" g:1 \
 	"$MEM" 70000 wait
@@ -128,6 +171,34 @@ for bad in "1" "16 0 1" "3 2 1" "x"; do
 		pass "fail_link '$bad' is refused"
 	fi
 done
+
+# ---- kill and revive on irsim: the netns goes (its transport leaves the
+# fabric), and comes back attached at its node id; a node that is no
+# member of group 1, no source and not in the node list above
+victim=''
+for u in $(seq $((N - 1)) -1 0); do
+	case " $MEM $lst 0 3 6 9 $src " in
+	*" $u "*) ;;
+	*) victim=$u; break ;;
+	esac
+done
+run_ok "irsim bed: mcastbed kill $victim" mcastbed kill "$victim"
+is "$(/usr/local/bin/ip netns list | grep -c "^mcb$victim\b")" 0 "irsim bed: node $victim's netns is gone"
+# (round starts a receiver in every node: the members confirm instead)
+out=$(/usr/local/bin/ip netns exec mcb0 /usr/local/bin/mcast_probe tx g:1 1400 \
+	count=1 wait 2>&1)
+case $out in
+*"rc=0 nfailed=0"*) pass "irsim, node $victim killed: a completion-mode send from node 0 reaches every member of group 1" ;;
+*) fail "irsim, node $victim killed: a completion-mode send from node 0 reaches every member of group 1" "$out" ;;
+esac
+run_ok "irsim bed: mcastbed revive $victim" mcastbed revive "$victim"
+is "$(/usr/local/bin/ip -n "mcb$victim" -o link show type veth)" "" \
+	"irsim bed: the revived node $victim has no veth"
+is "$(mcastbed exec "$victim" mcastctl -j node show |
+	sed -n 's/.*"transport": *"\([^"]*\)".*/\1/p')" irsim "the revived node $victim uses irsim"
+round "irsim: node list to the revived node $victim from node 0, completion mode" 0 \
+	"n:$victim" "$victim" 1400 wait
+round "irsim: group 1 from the revived node $victim" "$victim" g:1 "$MEM" 1400
 
 # ---- teardown
 if echo none > $D/fabric 2>/dev/null; then
