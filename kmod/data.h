@@ -611,5 +611,11 @@ void mcast_data_exit_net(struct mcast_net *mn);
 bool mcast_data_idle(struct mcast_net *mn);
 /* (Re)opens the node's transport on mn->port; under mn->lock. */
 int mcast_data_open(struct mcast_net *mn);
+/*
+ * The node's memory that its receive and timer work allocate (in a
+ * kworker) is charged to the memory cgroup of the task configuring it
+ * now (NODE_SET): the container that runs the node; under mn->lock.
+ */
+void mcast_data_set_memcg(struct mcast_net *mn);
 
 #endif /* MCAST_DATA_H */

@@ -92,7 +92,7 @@ int mcast_job_add_failed(struct mcast_job *job, u32 node)
 	if (job->nfailed == job->failcap) {
 		u32 cap = max(8U, job->failcap * 2);
 
-		n = krealloc_array(job->failed, cap, sizeof(u32), GFP_KERNEL);
+		n = krealloc_array(job->failed, cap, sizeof(u32), GFP_KERNEL_ACCOUNT);
 		if (!n) {
 			job->trunc = true;
 			return -ENOMEM;
@@ -247,7 +247,7 @@ void mcast_send_done(struct mcast_net *mn, struct mcast_job *job)
 		job->ops->done(mn, job);
 		return;
 	}
-	ids = kmalloc_array(room, 4, GFP_KERNEL);
+	ids = kmalloc_array(room, 4, GFP_KERNEL_ACCOUNT);
 	if (!ids)
 		return;		/* the parent's probe asks again */
 	for (part = 0; part < parts; part++)
@@ -336,20 +336,20 @@ void mcast_worm_free(struct mcast_worm *w)
 
 struct mcast_worm *mcast_worm_alloc(u32 n, u32 plen)
 {
-	struct mcast_worm *w = kzalloc(sizeof(*w), GFP_KERNEL);
+	struct mcast_worm *w = kzalloc(sizeof(*w), GFP_KERNEL_ACCOUNT);
 
 	if (!w)
 		return NULL;
 	w->n = n;
 	w->plen = plen;
-	w->pbuf = kvmalloc(plen, GFP_KERNEL);
-	w->tx = kvcalloc(n, sizeof(*w->tx), GFP_KERNEL);
-	w->hdr = kvmalloc_array(n, sizeof(*w->hdr), GFP_KERNEL);
-	w->trailer = kvmalloc_array(n, sizeof(*w->trailer), GFP_KERNEL);
-	w->head = kvmalloc_array(n, sizeof(*w->head), GFP_KERNEL);
-	w->tail = kvmalloc_array(n, sizeof(*w->tail), GFP_KERNEL);
-	w->to = kvmalloc_array(n, sizeof(*w->to), GFP_KERNEL);
-	w->sel = kvmalloc_array(n, sizeof(*w->sel), GFP_KERNEL);
+	w->pbuf = kvmalloc(plen, GFP_KERNEL_ACCOUNT);
+	w->tx = kvcalloc(n, sizeof(*w->tx), GFP_KERNEL_ACCOUNT);
+	w->hdr = kvmalloc_array(n, sizeof(*w->hdr), GFP_KERNEL_ACCOUNT);
+	w->trailer = kvmalloc_array(n, sizeof(*w->trailer), GFP_KERNEL_ACCOUNT);
+	w->head = kvmalloc_array(n, sizeof(*w->head), GFP_KERNEL_ACCOUNT);
+	w->tail = kvmalloc_array(n, sizeof(*w->tail), GFP_KERNEL_ACCOUNT);
+	w->to = kvmalloc_array(n, sizeof(*w->to), GFP_KERNEL_ACCOUNT);
+	w->sel = kvmalloc_array(n, sizeof(*w->sel), GFP_KERNEL_ACCOUNT);
 	if (!w->pbuf || !w->tx || !w->hdr || !w->trailer || !w->head ||
 	    !w->tail || !w->to || !w->sel) {
 		mcast_worm_free(w);

@@ -150,7 +150,7 @@ static const char *mcast_chain_check(struct mcast_net *mn,
 
 	if (at)
 		return "a software worm whose first piece is not this node's";
-	ids = kvmalloc_array(job->count, sizeof(u32), GFP_KERNEL);
+	ids = kvmalloc_array(job->count, sizeof(u32), GFP_KERNEL_ACCOUNT);
 	if (!ids)
 		return "out of memory";
 	for (i = 0; i < job->count && !why; i++) {
@@ -181,8 +181,8 @@ static const char *mcast_piece_take(struct mcast_net *mn,
 		why = mcast_chain_check(mn, job, at);
 	if (why)
 		return why;
-	job->nodes = kvmalloc_array(job->plen, sizeof(u32), GFP_KERNEL);
-	job->prevs = kvmalloc_array(job->plen, sizeof(u64), GFP_KERNEL);
+	job->nodes = kvmalloc_array(job->plen, sizeof(u32), GFP_KERNEL_ACCOUNT);
+	job->prevs = kvmalloc_array(job->plen, sizeof(u64), GFP_KERNEL_ACCOUNT);
 	if (!job->nodes || !job->prevs)
 		return "out of memory";
 	for (i = 0; i < job->plen; i++) {
@@ -381,12 +381,12 @@ static struct mcast_job *mcast_job_new_rx(struct mcast_net *mn,
 	job->total = total;
 	job->nfrags = nfrags;
 	job->have = kvcalloc(BITS_TO_LONGS(job->nfrags), sizeof(long),
-			     GFP_KERNEL);
-	job->pbuf = kvmalloc(count * MCW_ENTRY, GFP_KERNEL);
+			     GFP_KERNEL_ACCOUNT);
+	job->pbuf = kvmalloc(count * MCW_ENTRY, GFP_KERNEL_ACCOUNT);
 	job->msg = mcast_msg_alloc(len);
 	if (!job->have || !job->pbuf || !job->msg ||
 	    xa_insert(&mn->rjobs, mcast_key2(from, job->xid), job,
-		      GFP_KERNEL)) {
+		      GFP_KERNEL_ACCOUNT)) {
 		mcast_job_free_data(job);
 		mcast_obj_free(job, MCAST_OBJ_JOB);
 		return NULL;

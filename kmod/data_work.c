@@ -9,8 +9,10 @@
 
 #include <linux/export.h>
 #include <linux/jiffies.h>
+#include <linux/memcontrol.h>
 #include <linux/mm.h>
 #include <linux/random.h>
+#include <linux/sched/mm.h>
 #include <linux/timekeeping.h>
 #include <linux/workqueue.h>
 
@@ -34,9 +36,11 @@ EXPORT_SYMBOL_GPL(mcast_data_kick);
 static void mcast_rx_work(struct work_struct *w)
 {
 	struct mcast_net *mn = container_of(w, struct mcast_net, rx_work);
+	struct mem_cgroup *old;
 	int n;
 
 	mutex_lock(&mn->lock);
+	old = set_active_memcg(mn->memcg);
 	if (mn->tp_priv && !mn->dying) {
 		n = mn->tp->rx(mn, MCAST_TP_RX_BUDGET);
 		if (mn->tp_priv)
@@ -44,6 +48,7 @@ static void mcast_rx_work(struct work_struct *w)
 		if (n >= MCAST_TP_RX_BUDGET)
 			queue_work(mcast_wq, &mn->rx_work);
 	}
+	set_active_memcg(old);
 	mutex_unlock(&mn->lock);
 }
 
@@ -73,11 +78,13 @@ static void mcast_timer_work(struct work_struct *w)
 	unsigned long keep = msecs_to_jiffies(MCAST_DONE_KEEP_MS);
 	struct mcast_job *job, *tmp;
 	struct mcast_tx *tx;
+	struct mem_cgroup *old;
 	unsigned long id;
 	ktime_t t0;
 	bool again;
 
 	mutex_lock(&mn->lock);
+	old = set_active_memcg(mn->memcg);
 	t0 = ktime_get();
 	mn->slow_tick = false;
 	if (mn->dying)
@@ -106,6 +113,7 @@ static void mcast_timer_work(struct work_struct *w)
 out:
 	atomic64_add(ktime_to_ns(ktime_sub(ktime_get(), t0)),
 		     &mn->stats.timer_ns);
+	set_active_memcg(old);
 	mutex_unlock(&mn->lock);
 }
 
@@ -266,5 +274,18 @@ void mcast_data_exit_net(struct mcast_net *mn)
 	kfree(mn->burst);
 	mn->burst = NULL;
 	mcast_auth_clear(&mn->auth);
+	mem_cgroup_put(mn->memcg);
+	mn->memcg = NULL;
 	mutex_unlock(&mn->lock);
+}
+
+void mcast_data_set_memcg(struct mcast_net *mn)
+{
+	struct mem_cgroup *memcg = NULL;
+
+	lockdep_assert_held(&mn->lock);
+	if (current->mm)
+		memcg = get_mem_cgroup_from_mm(current->mm);
+	mem_cgroup_put(mn->memcg);
+	mn->memcg = memcg;
 }

@@ -810,6 +810,7 @@ static int mcast_node_set_doit(struct sk_buff *skb, struct genl_info *info)
 	memset(mn->coord, 0, sizeof(mn->coord));
 	memcpy(mn->coord, coord, t.n * sizeof(u16));
 	mn->configured = true;
+	mcast_data_set_memcg(mn);
 	mcast_notify_node(mn);
 out:
 	mutex_unlock(&mn->lock);

@@ -171,6 +171,8 @@ struct mcast_net {
 	u16 tp_port;			/* the port it is open on */
 	/* the datagram mcast_data_rx_meta() is taking, or NULL */
 	const struct mcast_rx_meta *rx_meta;
+	/* charged for what rx_work and timer_work allocate, or NULL */
+	struct mem_cgroup *memcg;
 	struct work_struct rx_work;	/* runs tp->rx() */
 	struct delayed_work timer_work;
 	bool slow_tick;			/* timer_work is on its idle tick */

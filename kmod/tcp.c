@@ -175,7 +175,7 @@ static struct mcast_tcp_conn *mcast_tcp_conn_new(struct mcast_tcp *t,
 						 enum mcast_tcp_kind kind,
 						 struct socket *sock)
 {
-	struct mcast_tcp_conn *c = kzalloc(sizeof(*c), GFP_KERNEL);
+	struct mcast_tcp_conn *c = kzalloc(sizeof(*c), GFP_KERNEL_ACCOUNT);
 	struct sock *sk = sock->sk;
 
 	if (!c)
@@ -271,7 +271,7 @@ static struct mcast_tcp_conn *mcast_tcp_connect(struct mcast_tcp *t,
 	}
 	c->peer = p->id;
 	mcast_tcp_peer_addr(p, &c->to);
-	err = xa_err(xa_store(&t->out, p->id, c, GFP_KERNEL));
+	err = xa_err(xa_store(&t->out, p->id, c, GFP_KERNEL_ACCOUNT));
 	if (err) {
 		mcast_tcp_conn_free(c);
 		return ERR_PTR(err);
@@ -358,7 +358,7 @@ static int mcast_tcp_enqueue(struct mcast_tcp_conn *c, struct kvec *v,
 
 	if (!skip && c->queued + len > MCAST_TCP_QUEUE)
 		return -ENOBUFS;
-	f = kvmalloc(struct_size(f, data, len - skip), GFP_KERNEL);
+	f = kvmalloc(struct_size(f, data, len - skip), GFP_KERNEL_ACCOUNT);
 	if (!f)
 		return skip ? -EPIPE : -ENOBUFS;
 	f->len = len - skip;
@@ -505,7 +505,7 @@ static int mcast_tcp_read(struct mcast_tcp_conn *c, int budget)
 		if (n < 0 && n != -EAGAIN)
 			return n;
 		if (!c->fbuf && c->fgot) {
-			c->fbuf = kvmalloc(c->flen, GFP_KERNEL);
+			c->fbuf = kvmalloc(c->flen, GFP_KERNEL_ACCOUNT);
 			if (!c->fbuf)
 				return -ENOMEM;
 			memcpy(c->fbuf, t->rxbuf, c->fgot);
@@ -669,7 +669,7 @@ static int mcast_tcp_open(struct mcast_net *mn, u16 port)
 	struct mcast_tcp *t;
 	int err;
 
-	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	t = kzalloc(sizeof(*t), GFP_KERNEL_ACCOUNT);
 	if (!t)
 		return -ENOMEM;
 	t->mn = mn;
@@ -677,7 +677,7 @@ static int mcast_tcp_open(struct mcast_net *mn, u16 port)
 	INIT_LIST_HEAD(&t->in);
 	INIT_LIST_HEAD(&t->ready);
 	spin_lock_init(&t->lock);
-	t->rxbuf = kvmalloc(MCAST_TCP_PAYLOAD, GFP_KERNEL);
+	t->rxbuf = kvmalloc(MCAST_TCP_PAYLOAD, GFP_KERNEL_ACCOUNT);
 	err = t->rxbuf ? mcast_tcp_listen(t, port) : -ENOMEM;
 	if (err) {
 		kvfree(t->rxbuf);

@@ -160,10 +160,10 @@ static int mcast_udp_open(struct mcast_net *mn, u16 port)
 	struct sock *sk;
 	int err;
 
-	u = kzalloc(sizeof(*u), GFP_KERNEL);
+	u = kzalloc(sizeof(*u), GFP_KERNEL_ACCOUNT);
 	if (!u)
 		return -ENOMEM;
-	u->rxbuf = kvmalloc(MCAST_UDP_RXBUF, GFP_KERNEL);
+	u->rxbuf = kvmalloc(MCAST_UDP_RXBUF, GFP_KERNEL_ACCOUNT);
 	if (!u->rxbuf) {
 		err = -ENOMEM;
 		goto fail;

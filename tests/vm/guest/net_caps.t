@@ -13,6 +13,11 @@
 #   oldest early rather than refusing, and only for a transfer it takes
 #   (before: every transfer answered BUSY made it forget one too, 4095
 #   here).
+# - Memory cgroups: node 1 is last configured from a process in the
+#   memory cgroup /sys/fs/cgroup/node1, so what its receive work (a
+#   kworker) allocates for the flood is charged there: that cgroup's
+#   memory.current rises by megabytes (before: by nothing, the kworker's
+#   allocations went to the root cgroup).
 # - Back-pressure, not loss: node 0's message to group 5 (a new stream at
 #   node 1) is answered BUSY while the made-up streams fill the table, and
 #   its completion-mode send waits.  Once they idle out (stream_idle_ms,
@@ -41,6 +46,20 @@ pass "mcastbed up $TOPO --transport udp"
 run_ok "group 5 is nodes 1 and 2" mcastbed group 5 "$(coord 1)" "$(coord 2)"
 idle0=$(cat $IDLE_MS)
 
+# ---- node 1 configured from a memory cgroup of its own
+CG=/sys/fs/cgroup
+grep -q " $CG cgroup2 " /proc/mounts || mount -t cgroup2 none $CG
+echo +memory > $CG/cgroup.subtree_control 2>/dev/null
+mkdir -p $CG/node1
+if [ -e $CG/node1/memory.current ]; then
+	run_ok "node 1 set again from a process in memory cgroup node1" \
+		sh -c "echo \$\$ > $CG/node1/cgroup.procs &&
+			exec /usr/local/bin/ip netns exec mcb1 mcastctl node set rto 200"
+	mem0=$(cat $CG/node1/memory.current)
+else
+	mem0=''
+fi
+
 # ---- the flood, in chunks so node 1's socket buffer keeps up
 busy0=$(netstat_of 1 busy_sent)
 for c in 0 1 2 3 4; do
@@ -58,6 +77,15 @@ d=$(delta "$busy0" "$(netstat_of 1 busy_sent)")
 	fail "node 1 answers BUSY past the stream cap" "busy_sent +$d"
 is "$(netstat_of 1 done_jobs)" 4096 \
 	"node 1 remembers 4096 finished jobs, MCAST_DONE_MAX (the oldest forgotten early)"
+if [ -n "$mem0" ]; then
+	rise=$(($(cat $CG/node1/memory.current) - mem0))
+	[ "$rise" -ge $((1 << 20)) ] &&
+		pass "node 1's receive work charged its memory cgroup: +$((rise >> 10)) KiB" ||
+		fail "node 1's receive work charges its memory cgroup" "+$rise bytes" \
+			"$(grep -E '^(kernel|slab|sock) ' $CG/node1/memory.stat)"
+else
+	skip "no memory controller here: memory cgroups unchecked"
+fi
 
 # ---- a real sender meets the full table: it waits, it is not lost
 for n in 1 2; do
@@ -86,8 +114,10 @@ s=$(netstat_of 1 streams)
 [ "${s:-99}" -le 2 ] && pass "node 1's streams are back to the real ones ($s)" ||
 	fail "node 1's streams are back to the real ones" "streams=$s"
 echo "$idle0" > $IDLE_MS
+[ -z "$mem0" ] || diag "memory cgroup node1 after: $(grep -E '^(kernel|slab) ' $CG/node1/memory.stat | tr '\n' ' ')"
 
 run_ok "mcastbed down" mcastbed down
+rmdir $CG/node1 2>/dev/null
 run_ok "rmmod mcast" rmmod mcast
 
 done_testing
