@@ -139,7 +139,7 @@ BAD_LOG='BUG:|WARNING:|Oops|Call Trace|refcount_t|kernel BUG at|Kernel panic|UBS
 # under its time budget (make vmcheck-full runs everything everywhere).
 SECOND_KERNEL_TESTS=(module_load vm_env mcast_dev mcast_genl dev_perms ctl_config
 	lib_api lib_hello mon_events bed_torus net_utorus net_transport net_trust net_key
-	net_fail_torus net_irsim net_offload)
+	net_fail_torus net_irsim net_offload net_vlat net_caps)
 
 ntests=0
 nfailed=0
