@@ -20,6 +20,8 @@
 #                        combine, w-sort against u-torus and separate
 #   make bench-rb        mcastperf on torus:4x4 in the VM: recursion-based
 #                        broadcast against u-torus and separate
+#   make bench-fabric    S-, Md-, Mu-torus(r), U-torus on the simulated IR
+#                        fabric in the VM: virtual latency (seed 000 Ch. 6)
 #   make bench-switch    mcastperf on a 16-host fat tree of switches in the
 #                        guest: up*-down* order against node-id order
 #   make bench           build and run the benchmarks
@@ -504,6 +506,14 @@ bench-cube: userspace
 bench-rb: userspace
 	$(Q)VM_TIMEOUT=$${VM_TIMEOUT:-1800} TEST_TIMEOUT=$${TEST_TIMEOUT:-1700} \
 		VM_MEM=$${VM_MEM:-2048} tests/vm/run.sh --bench-rb
+
+# Seed 000 Ch. 6 through the kernel (tests/vm/bench_fabric.sh): S-, Md-,
+# Mu-torus(r) and U-torus on the simulated IR fabric, virtual latency to
+# the last and the mean receiver.
+.PHONY: bench-fabric
+bench-fabric: userspace
+	$(Q)VM_TIMEOUT=$${VM_TIMEOUT:-1800} TEST_TIMEOUT=$${TEST_TIMEOUT:-1700} \
+		VM_MEM=$${VM_MEM:-2048} tests/vm/run.sh --bench-fabric
 
 # ---- bench-peers: begin (utils/mcastpeers, tests/vm/bench_peers.sh) ----
 # The peers mcast is compared with in `make bench-peers`: MPI_Bcast built

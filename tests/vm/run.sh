@@ -57,6 +57,11 @@ usage: tests/vm/run.sh [--kernel VER] [--keep] [--shell] [TEST...]
                 all-port, auto) against u-torus and separate addressing
                 (make bench-rb; BENCH_RB_TOPO, BENCH_RB_SIZES,
                 BENCH_RB_ITERS, BENCH_RB_RATE)
+  --bench-fabric the same with tests/vm/bench_fabric.sh: S-, Md-,
+                Mu-torus(r) and U-torus on the simulated IR fabric, the
+                receivers' virtual latency (make bench-fabric;
+                BENCH_FABRIC_TOPO, BENCH_FABRIC_M, BENCH_FABRIC_FLITS,
+                BENCH_FABRIC_ALGOS)
   TEST          guest tests to run, e.g. module_load (default: all of
                 tests/vm/guest/*.t on the first kernel, and on the others
                 the subset SECOND_KERNEL_TESTS names; VM_FULL=1, as make
@@ -211,6 +216,7 @@ parse_args() {
 		--bench-switch) demo=bench_switch; shift ;;
 		--bench-cube) demo=bench_cube; shift ;;
 		--bench-rb) demo=bench_rb; shift ;;
+		--bench-fabric) demo=bench_fabric; shift ;;
 		-h | --help) usage; exit 0 ;;
 		--) shift; tests+=("$@"); break ;;
 		-*) usage >&2; exit 2 ;;
@@ -676,6 +682,10 @@ main() {
 		done
 		for v in BENCH_RB_TOPO BENCH_RB_SIZES BENCH_RB_ITERS BENCH_RB_RATE; do
 			[ "$demo" != bench_rb ] || [ -z "${!v:-}" ] ||
+				EXTRA_APPEND+=" $v=${!v}"
+		done
+		for v in BENCH_FABRIC_TOPO BENCH_FABRIC_M BENCH_FABRIC_FLITS BENCH_FABRIC_ALGOS; do
+			[ "$demo" != bench_fabric ] || [ -z "${!v:-}" ] ||
 				EXTRA_APPEND+=" $v=${!v}"
 		done
 		run_demo
