@@ -38,7 +38,7 @@ MS=${BENCH_FABRIC_M:-16,63}
 FLITS=${BENCH_FABRIC_FLITS:-8,512,16384}
 ALGOS=${BENCH_FABRIC_ALGOS:-s-torus,md-torus,mu-torus:2,mu-torus:4,mu-torus:8,u-torus}
 FLIT_BYTES=64
-GROUP=7
+GROUP=10
 D=/sys/kernel/debug/mcast_irsim
 W=/tmp/bench_fabric
 rm -rf "$W"
@@ -78,6 +78,7 @@ for m in $(echo "$MS" | tr , ' '); do
 	# 2D: a node's coordinate is (id / K, id % K)
 	k0=${TOPO%%x*}
 	# shellcheck disable=SC2046 # the coordinates
+	GROUP=$((GROUP + 1))	# a group per m
 	mcastbed group "$GROUP" $(for u in $members; do echo "$((u / k0)),$((u % k0))"; done) \
 		> /dev/null || { echo "bench_fabric: group of $m failed"; continue; }
 	nmsg=$(($(echo "$FLITS" | tr , ' ' | wc -w) * $(echo "$ALGOS" | tr , ' ' | wc -w)))
