@@ -684,6 +684,28 @@ static int irsim_rx(struct mcast_net *mn, int budget)
 	return n;
 }
 
+/*
+ * @p is alive as far as the fabric knows: its host is attached and the
+ * fabric still holds a worm of its (queued at its router or on the way).
+ * Its silence toward the data path is then the fabric's backlog (a slow
+ * model, a full worm pool), not @p's death.
+ */
+static bool irsim_peer_heard(struct mcast_net *mn, const struct mcast_peer *p,
+			     unsigned long since)
+{
+	bool heard = false;
+	u32 w;
+
+	mutex_lock(&irsim.lock);
+	if (irsim.up && p->id < irsim.f.t.nodes && irsim_host_of(p->id)) {
+		for (w = 0; w < irsim.cfg.max_worms && !heard; w++)
+			heard = irsim.f.worm[w].state != MC_FAB_FREE &&
+				irsim.f.worm[w].src == p->id;
+	}
+	mutex_unlock(&irsim.lock);
+	return heard;
+}
+
 static struct mcast_transport_ops irsim_transport = {
 	.name = "irsim",
 	.owner = THIS_MODULE,
@@ -696,6 +718,7 @@ static struct mcast_transport_ops irsim_transport = {
 	.xmit = irsim_xmit,
 	.xmit_worm = irsim_xmit_worm,
 	.rx = irsim_rx,
+	.peer_heard = irsim_peer_heard,
 };
 
 int irsim_set_worm_limits(u32 dests, u32 hdr)
