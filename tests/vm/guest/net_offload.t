@@ -12,8 +12,8 @@
 # every node sending at once; a send may choose its own algorithm.  Worms
 # over the transport's declared limits are split (counted) and still
 # deliver; a failed link cuts worms and
-# completion mode still accounts for every destination.  A 3x3x3 torus on
-# its own fabric runs every path-based algorithm too.  On TCP, which has
+# completion mode still accounts for every destination.  A 3x3x3 torus and
+# a 6x6 one, each on its own fabric, run every path-based algorithm too.  On TCP, which has
 # no IR, a path-based setting runs its worms in software (each destination
 # passes the rest on: pipelined chains), with the same guarantees, counted
 # as fallbacks; auto takes Mu-torus(4) chains for long messages and
@@ -289,6 +289,29 @@ else
 fi
 mcastbed down > /dev/null 2>&1
 run_ok "the 3x3x3 fabric goes" gone
+
+# ---- 6x6: a larger 2D fabric, a random group and a random node list
+run_ok "fabric torus:6x6" sh -c "echo 'torus:6x6 buffer=2 flit=64' > $D/fabric"
+N=36 TOPO=torus:6x6:uni
+if out=$(mcastbed up "$TOPO" --transport irsim 2>&1); then
+	members 1 14 91
+	lst6=$(random_nodes 9 92)	# (lst stays the 4x4 sections')
+	for algo in s-torus md-torus mu-torus:4; do
+		node_set algorithm "$algo"
+		ALGO=$algo
+		src=$(random_nodes 1 $seed)
+		round "6x6, $algo: group 1 from node $src" "$src" g:1 "$MEM" 1400 wait
+		round "6x6, $algo: node list from node $src" "$src" \
+			"n:$(echo "$lst6" | tr ' ' ',')" "$lst6" 1400 wait
+		checks_quiet "6x6, $algo"
+		seed=$((seed + 1))
+	done
+	ALGO=
+else
+	fail "mcastbed up $TOPO --transport irsim" "$out"
+fi
+mcastbed down > /dev/null 2>&1
+run_ok "the 6x6 fabric goes" gone
 
 # ---- no IR (TCP): worms in software, as chains; offload required fails
 N=16 TOPO=torus:4x4:uni
