@@ -269,49 +269,38 @@ gone() {
 }
 run_ok "the fabric goes once the nodes are gone" gone
 
-# ---- a 3D torus: 3x3x3 on its fabric, every path-based algorithm
-run_ok "fabric torus:3x3x3" sh -c "echo 'torus:3x3x3 buffer=2 flit=64' > $D/fabric"
-N=27 TOPO=torus:3x3x3:uni
-if out=$(mcastbed up "$TOPO" --transport irsim 2>&1); then
-	members 1 12 81
-	for algo in s-torus md-torus mu-torus:3; do
-		node_set algorithm "$algo"
-		ALGO=$algo
-		src=$(random_nodes 1 $seed)
-		round "3x3x3, $algo: group 1 from node $src" "$src" g:1 "$MEM" \
-			1400,20000 wait
-		checks_quiet "3x3x3, $algo"
-		seed=$((seed + 1))
-	done
-	ALGO=
-else
-	fail "mcastbed up $TOPO --transport irsim" "$out"
-fi
-mcastbed down > /dev/null 2>&1
-run_ok "the 3x3x3 fabric goes" gone
-
-# ---- 6x6: a larger 2D fabric, a random group and a random node list
-run_ok "fabric torus:6x6" sh -c "echo 'torus:6x6 buffer=2 flit=64' > $D/fabric"
-N=36 TOPO=torus:6x6:uni
-if out=$(mcastbed up "$TOPO" --transport irsim 2>&1); then
-	members 1 14 91
-	lst6=$(random_nodes 9 92)	# (lst stays the 4x4 sections')
-	for algo in s-torus md-torus mu-torus:4; do
-		node_set algorithm "$algo"
-		ALGO=$algo
-		src=$(random_nodes 1 $seed)
-		round "6x6, $algo: group 1 from node $src" "$src" g:1 "$MEM" 1400 wait
-		round "6x6, $algo: node list from node $src" "$src" \
-			"n:$(echo "$lst6" | tr ' ' ',')" "$lst6" 1400 wait
-		checks_quiet "6x6, $algo"
-		seed=$((seed + 1))
-	done
-	ALGO=
-else
-	fail "mcastbed up $TOPO --transport irsim" "$out"
-fi
-mcastbed down > /dev/null 2>&1
-run_ok "the 6x6 fabric goes" gone
+# ---- other shapes, each on its own fabric: a 3D torus, and a larger 2D
+# one with a node list too; S-, Md- and Mu-torus(R) on a random group
+# other_fabric SHAPE NODES MEMBERS SEED R SIZES [LIST_SEED]
+other_fabric() {
+	fab_shape=$1 N=$2 TOPO=torus:$1:uni
+	run_ok "fabric torus:$fab_shape" \
+		sh -c "echo 'torus:$fab_shape buffer=2 flit=64' > $D/fabric"
+	if out=$(mcastbed up "$TOPO" --transport irsim 2>&1); then
+		members 1 "$3" "$4"
+		fab_list=''	# (lst stays the 4x4 sections')
+		[ -z "${7:-}" ] || fab_list=$(random_nodes 9 "$7")
+		for algo in s-torus md-torus "mu-torus:$5"; do
+			node_set algorithm "$algo"
+			ALGO=$algo
+			src=$(random_nodes 1 $seed)
+			round "$fab_shape, $algo: group 1 from node $src" "$src" g:1 \
+				"$MEM" "$6" wait
+			[ -z "$fab_list" ] ||
+				round "$fab_shape, $algo: node list from node $src" "$src" \
+					"n:$(echo "$fab_list" | tr ' ' ',')" "$fab_list" "$6" wait
+			checks_quiet "$fab_shape, $algo"
+			seed=$((seed + 1))
+		done
+		ALGO=
+	else
+		fail "mcastbed up $TOPO --transport irsim" "$out"
+	fi
+	mcastbed down > /dev/null 2>&1
+	run_ok "the $fab_shape fabric goes" gone
+}
+other_fabric 3x3x3 27 12 81 3 1400,20000
+other_fabric 6x6 36 14 91 4 1400 92
 
 # ---- no IR (TCP): worms in software, as chains; offload required fails
 N=16 TOPO=torus:4x4:uni
