@@ -330,7 +330,8 @@ $(BEDSWROUTES): $(B)/obj/utils/mcastbed/mcastbed-swroutes.o \
 # plan/fabric.c the kernel's fabric runs), with mcastctl's parsers.
 SIM := $(B)/mcastsim
 $(B)/obj/utils/mcastsim/%.o: PART_CFLAGS = -Iutils/lib
-$(SIM): $(B)/obj/utils/mcastsim/mcastsim.o $(B)/obj/utils/lib/parse.o $(LIB)
+SIM_OBJS := $(patsubst %.c,$(B)/obj/%.o,$(sort $(wildcard utils/mcastsim/*.c)))
+$(SIM): $(SIM_OBJS) $(B)/obj/utils/lib/parse.o $(LIB)
 	$(quiet) LD $@
 	$(Q)$(CC) $(U_LDFLAGS) -o $@ $^ -lpthread $(LDLIBS)
 

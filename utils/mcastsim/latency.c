@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * mcastsim: multicasts on the simulated IR fabric, in userspace, with the
- * same planning core and fabric model (plan/fabric.c) the kernel runs.
- *
- *   mcastsim latency [options]
+ * mcastsim latency: multicasts on the simulated IR fabric, in userspace,
+ * with the same planning core and fabric model (plan/fabric.c) the kernel
+ * runs.
  *
  * For every message length and destination count, random destination
  * sets (the same sets for every algorithm) are multicast alone on an idle
@@ -20,8 +19,9 @@
 
 #include "fabric_mcast.h"
 #include "parse.h"
+#include "simutil.h"
 
-#define MAX_LIST	16
+#define MAX_LIST	SIM_MAX_LIST
 
 struct opts {
 	struct mc_torus t;
@@ -53,64 +53,25 @@ static void usage(FILE *f)
 	      f);
 }
 
-static void die(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "mcastsim: ");
-	fprintf(stderr, fmt, arg);
-	fputc('\n', stderr);
-	exit(2);
-}
-
-/* "a,b,c" of numbers in [1, max]. */
-static u32 parse_list(const char *s, u32 *out, u32 max, const char *what)
-{
-	char buf[512], *tok, *save = NULL;
-	u32 n = 0;
-
-	if (strlen(s) >= sizeof(buf))
-		die("%s: list too long", what);
-	strcpy(buf, s);
-	for (tok = strtok_r(buf, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		if (n == MAX_LIST)
-			die("%s: at most 16 values", what);
-		if (parse_u32(tok, max, &out[n]) || !out[n])
-			die("%s: not a positive number in range", what);
-		n++;
-	}
-	if (!n)
-		die("%s: empty list", what);
-	return n;
-}
-
 static void parse_algos(const char *s, struct opts *o)
 {
 	char buf[512], *tok, *save = NULL, err[PARSE_ERR_MAX];
 
 	if (strlen(s) >= sizeof(buf))
-		die("%s: list too long", "--algorithms");
+		sim_die("%s: list too long", "--algorithms");
 	strcpy(buf, s);
 	o->nalgo = 0;
 	for (tok = strtok_r(buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		if (o->nalgo == MAX_LIST)
-			die("%s: at most 16 algorithms", "--algorithms");
+			sim_die("%s: at most 16 algorithms", "--algorithms");
 		if (parse_algorithm(tok, &o->algo[o->nalgo], &o->r[o->nalgo],
 				    err))
-			die("--algorithms: %s", err);
+			sim_die("--algorithms: %s", err);
 		if (o->algo[o->nalgo] == MC_ALGO_SEPARATE)
-			die("--algorithms: %s is not simulated", tok);
+			sim_die("--algorithms: %s is not simulated", tok);
 		o->nalgo++;
 	}
-}
-
-static u64 num(const char *s, const char *what)
-{
-	u64 v;
-
-	if (parse_u64(s, &v) || v > 0xffffffffull)
-		die("%s: not a number below 2^32", what);
-	return v;
 }
 
 static void parse_args(int argc, char **argv, struct opts *o)
@@ -132,65 +93,63 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{ 0 }
 	};
 	char err[PARSE_ERR_MAX];
-	long n;
 	int c;
 
 	if (parse_topology("torus:16x16", &o->t, err))
-		die("%s", err);
+		sim_die("%s", err);
 	o->cfg = (struct mc_fab_cfg){ .vc_sets = 2, .buffer_flits = 2,
 		.tau_s = 95000, .tau_r = 75000, .tau_n = 500,
 		.max_worms = 65536 };
 	parse_algos("s-torus,md-torus,mu-torus:2,mu-torus:8", o);
-	o->nflits = parse_list("8,512,16384", o->flits, 1u << 24, "--flits");
-	o->ndests = parse_list("16,64,255", o->dests, MC_MAX_NODES, "--dests");
+	o->nflits = sim_parse_list("8,512,16384", o->flits, 1u << 24, "--flits");
+	o->ndests = sim_parse_list("16,64,255", o->dests, MC_MAX_NODES, "--dests");
 	o->trials = 40;
 	o->seed = 1;
-	n = sysconf(_SC_NPROCESSORS_ONLN);
-	o->jobs = n < 1 ? 1 : n > 64 ? 64 : (u32)n;
+	o->jobs = sim_default_jobs();
 	while ((c = getopt_long(argc, argv, "t:a:L:m:n:j:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			if (parse_topology(optarg, &o->t, err))
-				die("--topology: %s", err);
+				sim_die("--topology: %s", err);
 			break;
 		case 'a':
 			parse_algos(optarg, o);
 			break;
 		case 'L':
-			o->nflits = parse_list(optarg, o->flits, 1u << 24,
+			o->nflits = sim_parse_list(optarg, o->flits, 1u << 24,
 					       "--flits");
 			break;
 		case 'm':
-			o->ndests = parse_list(optarg, o->dests, MC_MAX_NODES,
+			o->ndests = sim_parse_list(optarg, o->dests, MC_MAX_NODES,
 					       "--dests");
 			break;
 		case 'n':
-			o->trials = (u32)num(optarg, "--trials");
+			o->trials = sim_num(optarg, "--trials");
 			break;
 		case 1:
-			o->cfg.tau_s = (u32)num(optarg, "--tau-s");
+			o->cfg.tau_s = sim_num(optarg, "--tau-s");
 			break;
 		case 2:
-			o->cfg.tau_r = (u32)num(optarg, "--tau-r");
+			o->cfg.tau_r = sim_num(optarg, "--tau-r");
 			break;
 		case 3:
-			o->cfg.tau_n = (u32)num(optarg, "--tau-n");
+			o->cfg.tau_n = sim_num(optarg, "--tau-n");
 			break;
 		case 4:
-			if (num(optarg, "--buffer") > MC_FAB_MAX_BUF)
-				die("%s: at most 4096 flits", "--buffer");
-			o->cfg.buffer_flits = (u16)num(optarg, "--buffer");
+			if (sim_num(optarg, "--buffer") > MC_FAB_MAX_BUF)
+				sim_die("%s: at most 4096 flits", "--buffer");
+			o->cfg.buffer_flits = (u16)sim_num(optarg, "--buffer");
 			break;
 		case 5:
-			o->seed = num(optarg, "--seed");
+			o->seed = sim_num(optarg, "--seed");
 			break;
 		case 6:
 			o->csv = true;
 			break;
 		case 'j':
-			o->jobs = (u32)num(optarg, "--jobs");
+			o->jobs = sim_num(optarg, "--jobs");
 			if (!o->jobs || o->jobs > 64)
-				die("%s: 1 to 64 threads", "--jobs");
+				sim_die("%s: 1 to 64 threads", "--jobs");
 			break;
 		case 'h':
 			usage(stdout);
@@ -200,55 +159,18 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			exit(2);
 		}
 	}
-	if (optind != argc - 1 || strcmp(argv[optind], "latency")) {
+	if (optind != argc) {
 		usage(stderr);
 		exit(2);
 	}
 	if (!o->trials)
-		die("%s: at least one trial", "--trials");
-}
-
-/* splitmix64: the same sets on every machine. */
-static u64 rnd(u64 *s)
-{
-	u64 z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-/* @cnt distinct random nodes of @n into @out (partial Fisher-Yates). */
-static void pick(u64 *seed, u32 n, u32 cnt, u32 *perm, u32 *out)
-{
-	u32 i;
-
-	for (i = 0; i < n; i++)
-		perm[i] = i;
-	for (i = 0; i < cnt; i++) {
-		u32 j = i + (u32)(rnd(seed) % (n - i)), x = perm[i];
-
-		perm[i] = perm[j];
-		perm[j] = x;
-		out[i] = perm[i];
-	}
+		sim_die("%s: at least one trial", "--trials");
 }
 
 struct sim {
 	struct mc_fabric f;
 	struct mc_fab_mcast mm;
 };
-
-static void *xcalloc(size_t n, size_t sz)
-{
-	void *p = calloc(n ? n : 1, sz);
-
-	if (!p) {
-		perror("mcastsim");
-		exit(1);
-	}
-	return p;
-}
 
 static void on_deliver(void *ctx, struct mc_fabric *f, u32 w, u32 i,
 		       enum mc_fab_copy copy, u64 t)
@@ -286,7 +208,7 @@ static int trial(const struct opts *o, struct sim *sim,
 		fprintf(stderr, "mcastsim: fabric: %s\n", why);
 		return -1;
 	}
-	sim->mm.hops = xcalloc(mc_fab_mcast_hops(&o->t, s) + 1,
+	sim->mm.hops = sim_calloc(mc_fab_mcast_hops(&o->t, s) + 1,
 			       sizeof(struct mc_fab_hop));
 	mc_fab_mcast_init(&sim->mm, s, flits, 1);
 	mc_fab_mcast_start(&sim->f, &sim->mm, 0);
@@ -338,20 +260,20 @@ static void worker_alloc(struct worker *w, const struct opts *o)
 
 	memset(w, 0, sizeof(*w));
 	w->o = o;
-	w->sim.f.chan = xcalloc(mc_fab_channels(&o->t, o->cfg.vc_sets),
+	w->sim.f.chan = sim_calloc(mc_fab_channels(&o->t, o->cfg.vc_sets),
 				sizeof(struct mc_fab_chan));
-	w->sim.f.node = xcalloc(nodes, sizeof(struct mc_fab_node));
-	w->sim.f.worm = xcalloc(o->cfg.max_worms, sizeof(struct mc_fab_worm));
-	w->s.order = xcalloc(nodes, sizeof(u32));
-	w->s.msg = xcalloc(nodes, sizeof(struct mc_msg));
-	w->s.dest = xcalloc(nodes, sizeof(struct mc_dest));
-	w->sim.mm.list = xcalloc(nodes, sizeof(u32));
-	w->sim.mm.hop_off = xcalloc(nodes + 1, sizeof(u32));
-	w->sim.mm.first_msg = xcalloc(nodes, sizeof(u32));
-	w->sim.mm.next_msg = xcalloc(nodes + 1, sizeof(u32));
-	w->sim.mm.copies = xcalloc(nodes, sizeof(u32));
-	w->sim.mm.via = xcalloc(nodes, sizeof(u32));
-	w->sim.mm.t_recv = xcalloc(nodes, sizeof(u64));
+	w->sim.f.node = sim_calloc(nodes, sizeof(struct mc_fab_node));
+	w->sim.f.worm = sim_calloc(o->cfg.max_worms, sizeof(struct mc_fab_worm));
+	w->s.order = sim_calloc(nodes, sizeof(u32));
+	w->s.msg = sim_calloc(nodes, sizeof(struct mc_msg));
+	w->s.dest = sim_calloc(nodes, sizeof(struct mc_dest));
+	w->sim.mm.list = sim_calloc(nodes, sizeof(u32));
+	w->sim.mm.hop_off = sim_calloc(nodes + 1, sizeof(u32));
+	w->sim.mm.first_msg = sim_calloc(nodes, sizeof(u32));
+	w->sim.mm.next_msg = sim_calloc(nodes + 1, sizeof(u32));
+	w->sim.mm.copies = sim_calloc(nodes, sizeof(u32));
+	w->sim.mm.via = sim_calloc(nodes, sizeof(u32));
+	w->sim.mm.t_recv = sim_calloc(nodes, sizeof(u64));
 }
 
 static void worker_free(struct worker *w)
@@ -428,10 +350,10 @@ static void print_point(const struct opts *o, u32 m, u32 flits,
 static int run_latency(const struct opts *o)
 {
 	u32 nodes = o->t.nodes, di, li, k, i;
-	struct worker *w = xcalloc(o->jobs, sizeof(*w));
-	struct result *res = xcalloc((size_t)o->trials * o->nalgo,
+	struct worker *w = sim_calloc(o->jobs, sizeof(*w));
+	struct result *res = sim_calloc((size_t)o->trials * o->nalgo,
 				     sizeof(*res));
-	u32 *perm = xcalloc(nodes, sizeof(u32)), *sets = NULL;
+	u32 *perm = sim_calloc(nodes, sizeof(u32)), *sets = NULL;
 	int rc = 0;
 
 	for (i = 0; i < o->jobs; i++)
@@ -464,12 +386,12 @@ static int run_latency(const struct opts *o)
 			break;
 		}
 		free(sets);
-		sets = xcalloc((size_t)o->trials * (m + 1), sizeof(u32));
+		sets = sim_calloc((size_t)o->trials * (m + 1), sizeof(u32));
 		for (li = 0; li < o->nflits && !rc; li++) {
 			u64 seed = o->seed * 1000003u + m * 7919u;
 
 			for (k = 0; k < o->trials; k++)
-				pick(&seed, nodes, m + 1, perm,
+				sim_pick(&seed, nodes, m + 1, perm,
 				     sets + (size_t)k * (m + 1));
 			for (i = 0; i < o->jobs; i++) {
 				w[i].sets = sets;
@@ -502,7 +424,7 @@ static int run_latency(const struct opts *o)
 	return rc;
 }
 
-int main(int argc, char **argv)
+int latency_main(int argc, char **argv)
 {
 	struct opts o = { 0 };
 

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * mcastsim: the evaluation simulator.  It runs the planning core and the
+ * fabric model the kernel runs (plan/), in userspace, and reproduces the
+ * seeds' studies.
+ *
+ *   mcastsim latency [options]   path-based multicasts on the IR fabric
+ *
+ * Each study is its own file and parses its own options.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "simutil.h"
+
+static const struct {
+	const char *name;
+	int (*main)(int argc, char **argv);
+	const char *what;
+} studies[] = {
+	{ "latency", latency_main,
+	  "latency of multicasts alone on the simulated IR fabric (seed 000, Sec. 6.6)" },
+};
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fputs("usage: mcastsim STUDY [options]   (mcastsim STUDY --help)\n", f);
+	for (i = 0; i < sizeof(studies) / sizeof(studies[0]); i++)
+		fprintf(f, "  %-10s %s\n", studies[i].name, studies[i].what);
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		usage(stdout);
+		return 0;
+	}
+	for (i = 0; i < sizeof(studies) / sizeof(studies[0]); i++)
+		if (!strcmp(argv[1], studies[i].name))
+			return studies[i].main(argc - 1, argv + 1);
+	fprintf(stderr, "mcastsim: no study named '%s'\n", argv[1]);
+	usage(stderr);
+	return 2;
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * What mcastsim's studies share: errors, allocation, the random numbers
+ * (splitmix64, so every machine draws the same destination sets) and
+ * number lists on the command line.
+ */
+#ifndef MCASTSIM_SIMUTIL_H
+#define MCASTSIM_SIMUTIL_H
+
+#include <stddef.h>
+
+#include "mc_types.h"
+
+#define SIM_MAX_LIST	16
+
+/* "mcastsim: " + printf(@fmt, @arg), exit status 2 (usage). */
+void sim_die(const char *fmt, const char *arg) __attribute__((noreturn));
+/* calloc that exits on failure (and never returns NULL for 0). */
+void *sim_calloc(size_t n, size_t sz);
+/* "a,b,c" of numbers in [1, @max] into @out (at most SIM_MAX_LIST). */
+u32 sim_parse_list(const char *s, u32 *out, u32 max, const char *what);
+/* A number below 2^32, or sim_die naming @what. */
+u32 sim_num(const char *s, const char *what);
+/* Threads to use: the CPUs online, 1..64. */
+u32 sim_default_jobs(void);
+
+/* splitmix64 */
+static inline u64 sim_rnd(u64 *s)
+{
+	u64 z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/*
+ * @cnt distinct random nodes of @n into @out (partial Fisher-Yates over
+ * @perm, n entries).
+ */
+void sim_pick(u64 *seed, u32 n, u32 cnt, u32 *perm, u32 *out);
+
+/* The studies: each parses its own options (argv[0] is its name). */
+int latency_main(int argc, char **argv);
+
+#endif /* MCASTSIM_SIMUTIL_H */
