@@ -5,6 +5,7 @@
  * seeds' studies.
  *
  *   mcastsim latency [options]   path-based multicasts on the IR fabric
+ *   mcastsim steps [options]     U-torus step counts with physical link sharing
  *
  * Each study is its own file and parses its own options.
  */
@@ -20,6 +21,8 @@ static const struct {
 } studies[] = {
 	{ "latency", latency_main,
 	  "latency of multicasts alone on the simulated IR fabric (seed 000, Sec. 6.6)" },
+	{ "steps", steps_main,
+	  "U-torus steps with physical link sharing (seed 000, Sec. 4.5)" },
 };
 
 static void usage(FILE *f)
