@@ -6,6 +6,8 @@
  *
  *   mcastsim latency [options]   path-based multicasts on the IR fabric
  *   mcastsim steps [options]     U-torus step counts with physical link sharing
+ *   mcastsim visits [options]    the link visits of their schedules
+ *   mcastsim run EXPERIMENT      a seed's figure: CSV, checks and plot
  *
  * Each study is its own file and parses its own options.
  */
@@ -23,6 +25,10 @@ static const struct {
 	  "latency of multicasts alone on the simulated IR fabric (seed 000, Sec. 6.6)" },
 	{ "steps", steps_main,
 	  "U-torus steps with physical link sharing (seed 000, Sec. 4.5)" },
+	{ "visits", visits_main,
+	  "link visits of a multicast's schedule (seed 000, Fig 6.8)" },
+	{ "run", run_main,
+	  "reproduce a seed's figure by name (mcastsim run --list)" },
 };
 
 static void usage(FILE *f)
