@@ -25,6 +25,8 @@
 #   make bench-switch    mcastperf on a 16-host fat tree of switches in the
 #                        guest: up*-down* order against node-id order
 #   make bench           build and run the benchmarks
+#   make figures         the seeds' studies reproduced by mcastsim run into
+#                        docs/figures/ (CSV, checks, PNG and SVG; gnuplot)
 #   make module          mcast.ko and mcast_irsim.ko only (fails without
 #                        kernel headers)
 #   make modules_install install mcast.ko under $(INSTALL_MOD_PATH)/lib/modules/
@@ -435,6 +437,15 @@ bench: $(BENCHES)
 	$(Q)set -e; for b in $(BENCHES); do \
 		echo "== $$b"; ./$$b; \
 	done
+
+# Every experiment of mcastsim run (the seeds' figures) into docs/figures/:
+# NAME.csv, NAME.txt (the seed's conclusions, checked), NAME.gp, .png, .svg.
+# FIGURES_ARGS passes options (--long-trials N: trials at 16384 flits,
+# which the flit-level model makes slow; --quick); FIGURES the experiments.
+FIGURES ?= all
+.PHONY: figures
+figures: $(SIM)
+	$(Q)$(SIM) run --dir docs/figures $(FIGURES_ARGS) $(FIGURES)
 
 # The dissertation's worked examples: U-torus on a 10x10x10 unidirectional
 # torus from (8,4,5) (Sec. 4.4, Fig 4.10), and S-torus / Mu-torus(2) on the

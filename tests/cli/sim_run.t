@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# mcastsim visits (link visits against their closed forms) and mcastsim
+# run (the seeds' experiments: files, the conclusions checked, the closed
+# form matched exactly), quick runs only.  TAP output.
+#
+# MCASTSIM names the binary (default: build/mcastsim in the repository).
+
+set -u
+
+orig=$PWD
+cd "$(dirname "$0")/../.." || exit 1
+if [ -n "${MCASTSIM:-}" ]; then
+	case $MCASTSIM in /*) ;; *) MCASTSIM=$orig/$MCASTSIM ;; esac
+else
+	MCASTSIM=$PWD/build/mcastsim
+fi
+if [ ! -x "$MCASTSIM" ]; then
+	echo "Bail out! no mcastsim binary at $MCASTSIM (set MCASTSIM)"
+	exit 1
+fi
+
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+n=0
+failed=0
+
+ok() {	# ok STATUS DESCRIPTION
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		failed=$((failed + 1))
+	fi
+}
+
+run() {	# run ARGS...: sets OUT, ERR, RC
+	"$MCASTSIM" "$@" >"$tmp/out" 2>"$tmp/err"
+	RC=$?
+	OUT=$(cat "$tmp/out")
+	ERR=$(cat "$tmp/err")
+}
+
+# A broadcast on 4x4: S-torus is one worm along the Hamiltonian circuit,
+# 15 links; separate addressing sends 15 unicasts whose distances on a
+# unidirectional 4x4 sum to 2 * 4 * (0+1+2+3) = 48, from any source.
+run visits -t torus:4x4 -a s-torus,separate -m 15 -n 4 --csv
+[ "$RC" = 0 ] && [ "$(sed -n 2p <<<"$OUT")" = "16,2,15,s-torus,4,15.00" ] &&
+	[ "$(sed -n 3p <<<"$OUT")" = "16,2,15,separate,4,48.00" ]
+ok $? "visits: a 4x4 broadcast is 15 links by S-torus, 48 by separate addressing (got: $(tr '\n' ' ' <<<"$OUT"))"
+
+# Fewer destinations never need more links than a worm through them all
+# plus the way back: an S-torus worm to m of 4096 stays under 4096 links.
+run visits -t torus:64x64 -a s-torus -m 64,512 -n 20 --csv
+bad=$(awk -F, 'NR > 1 && ($6 <= $3 || $6 >= 4096)' <<<"$OUT")
+[ "$RC" = 0 ] && [ -z "$bad" ]
+ok $? "visits: an S-torus worm to m destinations crosses between m and 4096 links"
+
+run visits -m 4096
+[ "$RC" = 2 ] && grep -q "4096 destinations need more than 4096 nodes" <<<"$ERR"
+ok $? "visits: more destinations than nodes: exit 2 (got $RC: $ERR)"
+run visits -n 0
+[ "$RC" = 2 ] && grep -q -- "--trials" <<<"$ERR"
+ok $? "visits: --trials 0: exit 2, names --trials"
+run visits -a bogus
+[ "$RC" = 2 ] && grep -q -- "--algorithms" <<<"$ERR"
+ok $? "visits: an unknown algorithm: exit 2, names --algorithms"
+
+run run --list
+[ "$RC" = 0 ] && grep -q "fig4.12-13" <<<"$OUT" && grep -q "fig6.8" <<<"$OUT" &&
+	grep -q "closed-form" <<<"$OUT"
+ok $? "run --list names the experiments"
+run run --dir "$tmp" nope
+[ "$RC" = 2 ] && grep -q "no experiment named 'nope'" <<<"$ERR"
+ok $? "run: an unknown experiment: exit 2 (got $RC: $ERR)"
+run run --dir "$tmp/missing" fig6.8
+[ "$RC" != 0 ] && grep -q "$tmp/missing/fig6.8.csv" <<<"$ERR"
+ok $? "run: a directory that does not exist: fails, names the file"
+run run
+[ "$RC" = 2 ]
+ok $? "run with no experiment: exit 2"
+
+# The closed form: an S-torus broadcast on 4096 nodes, every parameter
+# set and length, 2D and 3D, matched to the nanosecond.
+run run --dir "$tmp" --quick closed-form
+[ "$RC" = 0 ] && [ "$(grep -c '^holds: ' "$tmp/closed-form.txt")" = 12 ] &&
+	! grep -q "DOES NOT HOLD" "$tmp/closed-form.txt"
+ok $? "run closed-form: 12 configurations, each the closed form exactly"
+grep -q "^holds: torus:64x64/95000 L=16384: mean 9386.000 (closed form 9386.000), last 10409.500" \
+	"$tmp/closed-form.txt"
+ok $? "closed-form: 64x64, high start-up, 16384 flits: mean 9386 us, last 10409.5 us"
+
+# The experiments write their CSV, checks, gnuplot script and plots.
+run run --dir "$tmp" --quick fig6.8 fig4.16 fig4.17
+[ "$RC" = 0 ]
+ok $? "run fig6.8 fig4.16 fig4.17 --quick: exit 0 ($ERR)"
+for f in fig6.8 fig4.16 fig4.17; do
+	[ -s "$tmp/$f.csv" ] && [ -s "$tmp/$f.gp" ] &&
+		grep -qE "^(holds|DOES NOT HOLD): " "$tmp/$f.txt"
+	ok $? "$f: CSV, gnuplot script and checked conclusions"
+	if command -v gnuplot > /dev/null; then
+		[ -s "$tmp/$f.png" ] && grep -q "<svg" "$tmp/$f.svg"
+		ok $? "$f: PNG and SVG drawn"
+	fi
+done
+# fig6.8 checks path-based < unicast-based in both 2D and 3D
+[ "$(grep -c 'fewer links than the unicast-based' "$tmp/fig6.8.txt")" = 2 ]
+ok $? "fig6.8: the link-visit conclusion is checked for 2D and 3D"
+# the same experiment twice gives the same figures (fixed seeds)
+cp "$tmp/fig4.17.csv" "$tmp/first.csv"
+run run --dir "$tmp" --quick fig4.17
+cmp -s "$tmp/fig4.17.csv" "$tmp/first.csv"
+ok $? "run fig4.17 twice: the same CSV"
+
+echo "1..$n"
+[ "$failed" = 0 ]
