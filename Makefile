@@ -22,6 +22,8 @@
 #                        broadcast against u-torus and separate
 #   make bench-fabric    S-, Md-, Mu-torus(r), U-torus on the simulated IR
 #                        fabric in the VM: virtual latency (seed 000 Ch. 6)
+#   make bench-worm      the fabric model at the worm and at the flit level:
+#                        ms per 4096-node U-torus broadcast (no VM)
 #   make bench-switch    mcastperf on a 16-host fat tree of switches in the
 #                        guest: up*-down* order against node-id order
 #   make bench           build and run the benchmarks
@@ -526,6 +528,12 @@ bench-rb: userspace
 bench-fabric: userspace
 	$(Q)VM_TIMEOUT=$${VM_TIMEOUT:-1800} TEST_TIMEOUT=$${TEST_TIMEOUT:-1700} \
 		VM_MEM=$${VM_MEM:-2048} tests/vm/run.sh --bench-fabric
+
+# The fabric model's two levels of detail (tests/bench/fabric_bench.c): one
+# 4096-node U-torus broadcast, ms per trial at the worm and the flit level.
+.PHONY: bench-worm
+bench-worm: $(B)/bench/fabric_bench
+	$(Q)./$(B)/bench/fabric_bench
 
 # ---- bench-peers: begin (utils/mcastpeers, tests/vm/bench_peers.sh) ----
 # The peers mcast is compared with in `make bench-peers`: MPI_Bcast built
