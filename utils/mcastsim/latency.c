@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "fabric_mcast.h"
+#include "fabric_worm.h"
 #include "parse.h"
 #include "simutil.h"
 
@@ -35,6 +36,7 @@ struct opts {
 	u32 jobs;		/* threads */
 	u64 seed;
 	bool csv;
+	enum mc_fsim_model model;	/* flit (fabric.c) or worm level */
 };
 
 static void usage(FILE *f)
@@ -49,6 +51,8 @@ static void usage(FILE *f)
 	      "      --buffer FLITS             virtual channel buffer (default 2)\n"
 	      "      --seed S                   random seed (default 1)\n"
 	      "      --csv                      one CSV line per point and algorithm\n"
+	      "      --model flit|worm          fabric model: flit level (default) or the\n"
+	      "                                 worm level, same results, faster\n"
 	      "  -j, --jobs N                   threads (default: the CPUs online)\n",
 	      f);
 }
@@ -88,6 +92,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{ "buffer", required_argument, NULL, 4 },
 		{ "seed", required_argument, NULL, 5 },
 		{ "csv", no_argument, NULL, 6 },
+		{ "model", required_argument, NULL, 7 },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -146,6 +151,15 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case 6:
 			o->csv = true;
 			break;
+		case 7:
+			if (!strcmp(optarg, "flit"))
+				o->model = MC_FSIM_FLIT;
+			else if (!strcmp(optarg, "worm"))
+				o->model = MC_FSIM_WORM;
+			else
+				sim_die("--model: %s is not flit or worm",
+					optarg);
+			break;
 		case 'j':
 			o->jobs = sim_num(optarg, "--jobs");
 			if (!o->jobs || o->jobs > 64)
@@ -195,37 +209,53 @@ struct result {
 	u64 blocked;
 };
 
-/* One multicast alone on a fresh fabric. */
+/* One multicast alone on a fresh fabric, at the level --model says. */
 static int trial(const struct opts *o, struct sim *sim,
 		 struct mc_schedule *s, u32 flits, struct result *res)
 {
+	struct mc_fsim fs;
 	const char *why = NULL;
+	u32 hops = mc_fab_mcast_hops(&o->t, s) + 1, i;
+	void *mem = sim_calloc(mc_fsim_mem(o->model, &o->t, &o->cfg), 1);
+	struct mc_fw_hop *whops = NULL;
 	u64 sum = 0;
-	u32 i;
+	int rc = -1;
 
-	if (mc_fab_init(&sim->f, &o->t, &o->cfg, sim->f.chan, sim->f.node,
-			sim->f.worm, &sim_ops, sim, &why)) {
+	if (mc_fsim_init(&fs, o->model, &o->t, &o->cfg, mem, NULL, NULL,
+			 &why)) {
 		fprintf(stderr, "mcastsim: fabric: %s\n", why);
+		free(mem);
 		return -1;
 	}
-	sim->mm.hops = sim_calloc(mc_fab_mcast_hops(&o->t, s) + 1,
-			       sizeof(struct mc_fab_hop));
+	/* The flit level's paths are mm.hops, the worm level's its own. */
+	sim->mm.hops = NULL;
+	if (o->model == MC_FSIM_WORM)
+		whops = sim_calloc(hops, sizeof(*whops));
+	else
+		sim->mm.hops = sim_calloc(hops, sizeof(struct mc_fab_hop));
 	mc_fab_mcast_init(&sim->mm, s, flits, 1);
-	mc_fab_mcast_start(&sim->f, &sim->mm, 0);
-	mc_fab_run(&sim->f, U64_MAX);
-	free(sim->mm.hops);
-	if (sim->mm.received != s->ndest || sim->mm.failed ||
-	    sim->mm.send_errors) {
+	mc_fsim_mcast(&fs, &sim->mm, whops, 0);
+	mc_fsim_run(&fs, U64_MAX);
+	if (mc_fsim_err(&fs)) {
+		fprintf(stderr, "mcastsim: the worm level cannot run this exactly (%d: two worms on one link); use --model flit\n",
+			mc_fsim_err(&fs));
+	} else if (sim->mm.received != s->ndest || sim->mm.failed ||
+		   sim->mm.send_errors) {
 		fprintf(stderr, "mcastsim: a multicast did not complete (%u of %u)\n",
 			sim->mm.received, s->ndest);
-		return -1;
+	} else {
+		for (i = 1; i < s->m; i++)
+			sum += sim->mm.t_recv[i];
+		res->avg = (double)sum / (s->m - 1);
+		res->max = (double)sim->mm.t_last;
+		res->blocked = mc_fsim_stats(&fs)->blocked_ns;
+		rc = 0;
 	}
-	for (i = 1; i < s->m; i++)
-		sum += sim->mm.t_recv[i];
-	res->avg = (double)sum / (s->m - 1);
-	res->max = (double)sim->mm.t_last;
-	res->blocked = sim->f.st.blocked_ns;
-	return 0;
+	free(sim->mm.hops);
+	sim->mm.hops = NULL;
+	free(whops);
+	free(mem);
+	return rc;
 }
 
 static const char *label(const struct opts *o, u32 a, char *buf, size_t n)
