@@ -423,6 +423,7 @@ static void header_arrived(struct mc_fw *f, struct mc_fw_worm *w, u32 j)
 }
 
 static u64 tail_time(struct mc_fw *f, struct mc_fw_worm *w);
+static void to_flit_mode(struct mc_fw *f, u32 x_idx, bool self);
 
 static void header_try(struct mc_fw *f, u32 w_idx)
 {
@@ -458,9 +459,19 @@ static void header_try(struct mc_fw *f, u32 w_idx)
 	check_order(f, w_idx, h->chan);
 	if (f->ops->hop)
 		f->ops->hop(f->ctx, f, w_idx, h->chan, f->now);
-	/* Both channels of one link held: flits would take turns. */
-	if (f->chan[h->chan ^ 1].owner)
-		f->err = -EOPNOTSUPP;
+	/*
+	 * Both channels of one link held: their flits take turns, and
+	 * from now on both worms move as fabric.c moves them.
+	 */
+	if (f->chan[h->chan ^ 1].owner) {
+		u32 x = f->chan[h->chan ^ 1].owner - 1;
+
+		if (x != w_idx)
+			to_flit_mode(f, x, false);
+		to_flit_mode(f, w_idx, true);
+	}
+	if (w->fm)
+		return;		/* its header arrives when it moves */
 	header_arrived(f, w, w->head - 1);
 	if (w->t_tail == U64_MAX)
 		w->t_tail = tail_time(f, w);
@@ -520,6 +531,181 @@ static void tail_step(struct mc_fw *f, u32 w_idx)
 		deliver(f, w_idx, &w->path[j], t_end + f->cfg.tau_n);
 }
 
+
+/* The last destination's first flit: a consumption channel, or missed. */
+static void eat_first(struct mc_fw *f, struct mc_fw_worm *w)
+{
+	struct mc_fw_hop *h = &w->path[w->npath - 1];
+	struct mc_fab_node *nd = &f->node[chan_to(f, h->chan)];
+
+	w->eating = true;
+	if (nd->cons_free) {
+		nd->cons_free--;
+		w->consuming = true;
+	} else {
+		h->missed = true;
+	}
+}
+
+/* ---------------- flit mode ---------------- */
+
+/*
+ * The cycle flit @fl enters hop @j (hop npath: is consumed) by the closed
+ * form of fabric_worm.h, U64_MAX if the header has not decided it yet.
+ */
+static u64 flit_time(const struct mc_fw *f, const struct mc_fw_worm *w,
+		     u32 fl, u32 j)
+{
+	u32 p = w->npath, r, i, best;
+
+	if (j == p)
+		return w->head == p ? w->path[p - 1].hc + 1 + fl : U64_MAX;
+	r = j + fl / f->cfg.buffer_flits;
+	if (r > p - 1)
+		r = p - 1;
+	if (r >= w->head)
+		return U64_MAX;
+	for (best = j, i = j + 1; i <= r; i++)
+		if (hval(f, w, i) > hval(f, w, best))
+			best = i;
+	return w->path[best].hc + fl - (u64)(best - j) * f->cfg.buffer_flits;
+}
+
+/* Flits that entered hop @j before cycle @upto. */
+static u32 entered(const struct mc_fw *f, const struct mc_fw_worm *w, u32 j,
+		   u64 upto)
+{
+	u32 lo = 0, hi = w->flits;
+
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (flit_time(f, w, mid, j) < upto)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * Worm @x_idx leaves the closed form: lay its flits out in its buffers as
+ * fabric.c has them now, and step it every cycle from here on.  @self:
+ * it is the worm being stepped (its moves of this cycle are still to
+ * come); else fabric.c stepped it already this cycle if it comes before
+ * the worm being stepped, and its flits then used their links.
+ */
+static void to_flit_mode(struct mc_fw *f, u32 x_idx, bool self)
+{
+	struct mc_fw_worm *x = &f->worm[x_idx];
+	u64 c = f->cur_cycle;
+	u32 key = self ? f->cur_key : order_key(f, x_idx);
+	bool stepped = !self && key < f->cur_key;
+	u64 upto = stepped ? c + 1 : c;
+	u32 j, lo = x->tj ? x->tj - 1 : 0, n, next;
+
+	if (x->fm)
+		return;
+	x->fm = true;
+	f->flit_worms++;
+	n = x->tj ? x->flits : entered(f, x, 0, upto);
+	x->to_inject = x->flits - n;
+	for (j = lo; j < x->head; j++) {
+		struct mc_fw_hop *h = &x->path[j];
+
+		if (j + 1 < x->head || x->head == x->npath)
+			next = entered(f, x, j + 1, upto);
+		else
+			next = 0;
+		h->flits = (u16)(n - next);
+		h->reached = h->hc < upto;
+		if (stepped && n != entered(f, x, j, c))
+			f->chan[h->chan & ~1u].used_cycle = c + 1;
+		n = next;
+	}
+	if (self)
+		return;
+	if (stepped)
+		heap_put(f, HEAP_EV, x_idx, c + 1);
+	else
+		heap_put(f, HEAP_CUR, x_idx, key);
+}
+
+/* fabric.c's move_into: one flit into hop @j from the one before. */
+static void fm_move_into(struct mc_fw *f, u32 w_idx, u32 j)
+{
+	struct mc_fw_worm *w = &f->worm[w_idx];
+	struct mc_fw_hop *h = &w->path[j];
+	struct mc_fw_hop *prev = j ? &w->path[j - 1] : NULL;
+	struct mc_fw_chan *l = &f->chan[h->chan & ~1u];
+	u64 t_end = f->now + f->cfg.tau_n;
+	u32 tail;
+
+	if ((prev ? !prev->flits : !w->to_inject) ||
+	    h->flits >= f->cfg.buffer_flits ||
+	    l->used_cycle == f->cur_cycle + 1)
+		return;
+	l->used_cycle = f->cur_cycle + 1;
+	h->flits++;
+	if (prev)
+		prev->flits--;
+	else
+		w->to_inject--;
+	if (!h->reached) {
+		h->reached = true;
+		header_arrived(f, w, j);
+	}
+	tail = w->tj ? w->tj - 1 : 0;
+	if (prev ? (prev->flits || w->to_inject || tail != j - 1) :
+		   w->to_inject)
+		return;
+	if (prev) {
+		release(f, prev->chan);
+		w->tj = j + 1;
+	} else if (w->injecting) {
+		w->injecting = false;
+		queue_pop(f, w->src, t_end);
+		w->tj = 1;
+	}
+	if (h->dest != MC_FAB_NONE && j + 1 < w->npath)
+		deliver(f, w_idx, h, t_end + f->cfg.tau_n);
+}
+
+static void fm_moves(struct mc_fw *f, u32 w_idx)
+{
+	struct mc_fw_worm *w = &f->worm[w_idx];
+	u32 j, tail = w->tj ? w->tj - 1 : 0;
+
+	for (j = w->head; j-- > tail;)
+		fm_move_into(f, w_idx, j);
+	heap_put(f, HEAP_EV, w_idx, f->cur_cycle + 1);
+}
+
+/* fabric.c's front: the header, or the last destination eats. */
+static bool fm_front(struct mc_fw *f, u32 w_idx)
+{
+	struct mc_fw_worm *w = &f->worm[w_idx];
+	struct mc_fw_hop *h = w->head ? &w->path[w->head - 1] : NULL;
+	u64 t_end = f->now + f->cfg.tau_n;
+	u32 tail = w->tj ? w->tj - 1 : 0;
+
+	if (w->head < w->npath) {
+		if (!h || h->flits)
+			header_try(f, w_idx);
+		return false;
+	}
+	if (!h->flits)
+		return false;
+	if (!w->eating)
+		eat_first(f, w);
+	h->flits--;
+	if (w->to_inject || tail != w->head - 1 || h->flits)
+		return false;
+	deliver(f, w_idx, h, t_end);
+	finish(f, w_idx, t_end + f->cfg.tau_r);
+	return true;
+}
+
 /* ---------------- a cycle ---------------- */
 
 /*
@@ -532,17 +718,8 @@ static bool eat(struct mc_fw *f, u32 w_idx)
 	struct mc_fw_hop *h = &w->path[w->npath - 1];
 	u64 t_end = f->now + f->cfg.tau_n;
 
-	if (!w->eating && h->hc < f->cur_cycle) {
-		struct mc_fab_node *nd = &f->node[chan_to(f, h->chan)];
-
-		w->eating = true;
-		if (nd->cons_free) {
-			nd->cons_free--;
-			w->consuming = true;
-		} else {
-			h->missed = true;
-		}
-	}
+	if (!w->eating && h->hc < f->cur_cycle)
+		eat_first(f, w);
 	if (w->tj != w->npath || w->t_tail != f->cur_cycle)
 		return false;
 	deliver(f, w_idx, h, t_end);
@@ -577,9 +754,18 @@ static void step(struct mc_fw *f, u32 w_idx)
 		w->injecting = true;
 		f->running++;
 	}
+	if (w->fm) {
+		if (!fm_front(f, w_idx))
+			fm_moves(f, w_idx);
+		return;
+	}
 	if (w->head < w->npath) {
 		if (!w->head || w->path[w->head - 1].hc < f->cur_cycle)
 			header_try(f, w_idx);
+		if (w->fm) {
+			fm_moves(f, w_idx);	/* it just left the closed form */
+			return;
+		}
 	} else if (eat(f, w_idx)) {
 		return;
 	}
@@ -642,8 +828,11 @@ u64 mc_fw_run(struct mc_fw *f, u64 until)
 			}
 		}
 		next = next_cycle(f);
-		if (next == U64_MAX)
-			break;	/* every worm waits: cannot be with 2 sets */
+		if (next == U64_MAX) {
+			/* Every worm waits: a deadlock, none with 2 sets. */
+			f->err = -EDEADLK;
+			break;
+		}
 		if (next > f->cycle) {
 			/* Cycles where nothing changes but flits moving. */
 			room = (until - f->now - 1) / f->cfg.tau_n + 1;

@@ -44,18 +44,24 @@
  * worm in the order of fabric.c's step: the header or the consumption,
  * the header's arrival, then the tail.
  *
- * Where it is not exact, and refuses.  With two channel sets a physical
- * link carries the p and the h channel, one flit per cycle between them:
- * two worms that hold both at once take turns flit by flit in the
- * rotating order, which is no longer a function of the header times.
- * When a worm takes a channel whose sibling on the same link is held
- * (by another worm or by itself), the run stops with -EOPNOTSUPP in
- * err (mc_fw_run() returns at once; nothing after is valid).  A single
- * multicast alone on the fabric (Thm 6.1) never does this.  Refused at
- * init: one channel set (it can deadlock: fabric.c breaks deadlocks on a
- * 32-cycle clock this model does not keep).  Not modelled: the fault
- * knobs (failed links, stalled nodes, no_ir hosts, drop_every): the
- * fabric.c model keeps them.
+ * Two worms on one link.  With two channel sets a physical link carries
+ * the p and the h channel, one flit per cycle between them: two worms
+ * holding both take turns flit by flit in the rotating order, which is
+ * no function of the header times.  When a worm takes a channel whose
+ * sibling on the same link is held (by another worm or by itself), both
+ * leave the closed form: their flits are laid out in the buffers as
+ * fabric.c has them at that point of the cycle (from the same formula),
+ * and from then on they are stepped every cycle exactly as fabric.c
+ * steps them (flit mode), until they end.  The other worms stay events;
+ * ownership, waiting and consumption channels are shared.  It costs
+ * flit-level time for the worms concerned only; the 4096-node U-torus
+ * broadcasts of make bench-worm never share a link.
+ *
+ * Refused at init: one channel set (it can deadlock, and fabric.c breaks
+ * deadlocks on a 32-cycle clock this model does not keep; err is
+ * -EDEADLK should every worm wait).  Not modelled: the fault knobs
+ * (failed links, stalled nodes, no_ir hosts, drop_every, abort), which
+ * the flit level keeps.
  *
  * The caller owns all memory (no allocation, no floating point): arrays
  * sized below, and one path of mc_fab_path_len() struct mc_fw_hop per
@@ -69,6 +75,8 @@ struct mc_fw_hop {
 	u32 chan;
 	u32 dest;		/* destination reached here, or MC_FAB_NONE */
 	u32 dq;			/* window maximum: a hop index (deque slot) */
+	u16 flits;		/* flit mode: flits in this buffer */
+	bool reached;		/* flit mode: the header got here */
 	bool port;		/* its IR copy holds a consumption channel */
 	bool missed;		/* its host takes no copy */
 	u64 hc;			/* cycle the header entered this hop */
@@ -83,6 +91,7 @@ struct mc_fw_worm {
 	bool eating;		/* the last destination consumes */
 	bool waiting;		/* its header waits for wait_chan */
 	bool linked;		/* on wait_chan's list of waiters */
+	bool fm;		/* flit mode: stepped every cycle, as fabric.c */
 	u32 src;
 	u32 ndest;
 	const u32 *dest;
@@ -91,6 +100,7 @@ struct mc_fw_worm {
 	u32 head;		/* hops acquired */
 	u32 tj;			/* the tail enters hop tj next (npath: eaten) */
 	u32 flits;
+	u32 to_inject;		/* flit mode: flits still at the source */
 	u32 win;		/* (flits - 1) / B: hops the worm spans packed */
 	u32 dq_lo, dq_hi;	/* window deque: path[dq_lo..dq_hi-1].dq */
 	u32 pushed;		/* hops entered into the window */
@@ -112,6 +122,8 @@ struct mc_fw_worm {
 struct mc_fw_chan {
 	u32 owner;		/* worm index + 1, 0 when free */
 	u32 waiters;		/* first waiting worm + 1, 0: none */
+	u64 used_cycle;		/* vc 0's entry: last cycle + 1 the link moved
+				 * a flit of a worm in flit mode */
 	u64 blocked_ns;
 };
 
@@ -150,7 +162,8 @@ struct mc_fw {
 	u32 active;			/* worms not free */
 	u32 running;			/* worms past their start-up */
 	u32 hi;
-	int err;			/* -EOPNOTSUPP: left the exact model */
+	u32 flit_worms;			/* worms that went to flit mode */
+	int err;			/* -EDEADLK: every worm waits */
 	struct mc_fab_stats st;
 };
 

@@ -237,7 +237,7 @@ static int trial(const struct opts *o, struct sim *sim,
 	mc_fsim_mcast(&fs, &sim->mm, whops, 0);
 	mc_fsim_run(&fs, U64_MAX);
 	if (mc_fsim_err(&fs)) {
-		fprintf(stderr, "mcastsim: the worm level cannot run this exactly (%d: two worms on one link); use --model flit\n",
+		fprintf(stderr, "mcastsim: the worm level stopped (%d: every worm waits); use --model flit\n",
 			mc_fsim_err(&fs));
 	} else if (sim->mm.received != s->ndest || sim->mm.failed ||
 		   sim->mm.send_errors) {
