@@ -442,8 +442,8 @@ bench: $(BENCHES)
 
 # Every experiment of mcastsim run (the seeds' figures) into docs/figures/:
 # NAME.csv, NAME.txt (the seed's conclusions, checked), NAME.gp, .png, .svg.
-# FIGURES_ARGS passes options (--long-trials N: trials at 16384 flits,
-# which the flit-level model makes slow; --quick); FIGURES the experiments.
+# FIGURES_ARGS passes options (--model flit: the fabric's flit level, the
+# same figures hours slower; --quick); FIGURES the experiments.
 FIGURES ?= all
 .PHONY: figures
 figures: $(SIM)

@@ -81,6 +81,9 @@ ok $? "run: a directory that does not exist: fails, names the file"
 run run
 [ "$RC" = 2 ]
 ok $? "run with no experiment: exit 2"
+run run --model bogus closed-form
+[ "$RC" = 2 ] && grep -q -- "--model: 'bogus' is not worm or flit" <<<"$ERR"
+ok $? "run --model bogus: exit 2, says so"
 
 # The closed form: an S-torus broadcast on 4096 nodes, every parameter
 # set and length, 2D and 3D, matched to the nanosecond.
@@ -91,6 +94,11 @@ ok $? "run closed-form: 12 configurations, each the closed form exactly"
 grep -q "^holds: torus:64x64/95000 L=16384: mean 9386.000 (closed form 9386.000), last 10409.500" \
 	"$tmp/closed-form.txt"
 ok $? "closed-form: 64x64, high start-up, 16384 flits: mean 9386 us, last 10409.5 us"
+# the fabric's flit level gives the same figures as the worm level
+mkdir "$tmp/flit"
+run run --dir "$tmp/flit" --quick --model flit closed-form
+[ "$RC" = 0 ] && cmp -s "$tmp/closed-form.csv" "$tmp/flit/closed-form.csv"
+ok $? "closed-form at the flit level: the same CSV as at the worm level"
 
 # The experiments write their CSV, checks, gnuplot script and plots.
 run run --dir "$tmp" --quick fig6.8 fig4.16 fig4.17

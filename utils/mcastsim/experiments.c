@@ -119,10 +119,8 @@ int spawn_tagged(FILE *csv, bool header, const char *tag, const char *arg0,
 	return rc;
 }
 
-u32 trials(const struct run_opts *o, u32 n, u32 flits)
+u32 trials(const struct run_opts *o, u32 n)
 {
-	if (flits >= 16384 && n > o->max_trials_long)
-		n = o->max_trials_long;
 	n /= o->scale;
 	return n ? n : 1;
 }
@@ -268,11 +266,12 @@ static void usage(FILE *f)
 {
 	size_t i;
 
-	fputs("usage: mcastsim run [--dir DIR] [--quick] [--long-trials N] EXPERIMENT|all ...\n"
+	fputs("usage: mcastsim run [--dir DIR] [--quick] [--model worm|flit] EXPERIMENT|all ...\n"
 	      "       mcastsim run --list\n"
 	      "  writes DIR/EXPERIMENT.{csv,txt,gp,png,svg} (DIR default .)\n"
 	      "  --quick           trials / 40 (a smoke run)\n"
-	      "  --long-trials N   trials at 16384 flits (default 20; the seed: 400)\n"
+	      "  --model M         the fabric's level of detail for latencies: worm\n"
+	      "                    (default) or flit, the same figures, flit much slower\n"
 	      "experiments:\n", f);
 	for (i = 0; i < NEXP; i++)
 		fprintf(f, "  %-14s %s\n", experiments[i].name,
@@ -295,12 +294,12 @@ int run_main(int argc, char **argv)
 	static const struct option lo[] = {
 		{ "dir", required_argument, NULL, 'd' },
 		{ "quick", no_argument, NULL, 'q' },
-		{ "long-trials", required_argument, NULL, 'l' },
+		{ "model", required_argument, NULL, 'm' },
 		{ "list", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	struct run_opts o = { .dir = ".", .scale = 1, .max_trials_long = 20 };
+	struct run_opts o = { .dir = ".", .scale = 1, .model = "worm" };
 	int c, rc = 0, i;
 	size_t j;
 
@@ -312,10 +311,11 @@ int run_main(int argc, char **argv)
 		case 'q':
 			o.scale = 40;
 			break;
-		case 'l':
-			o.max_trials_long = sim_num(optarg, "--long-trials");
-			if (!o.max_trials_long)
-				sim_die("%s: at least one trial", "--long-trials");
+		case 'm':
+			if (strcmp(optarg, "worm") && strcmp(optarg, "flit"))
+				sim_die("--model: '%s' is not worm or flit",
+					optarg);
+			o.model = optarg;
 			break;
 		case 'L':
 		case 'h':

@@ -17,7 +17,7 @@
 struct run_opts {
 	const char *dir;
 	u32 scale;		/* trials divided by this (--quick: 40) */
-	u32 max_trials_long;	/* cap at 16384 flits (flit level is slow) */
+	const char *model;	/* the fabric's level: "worm" or "flit" */
 };
 
 /* A CSV read back: the header's columns and the rows' fields. */
@@ -46,8 +46,8 @@ int spawn(FILE *csv, bool header, const char *arg0, ...);
 /* The same with a first column "tag" holding @tag on every line. */
 int spawn_tagged(FILE *csv, bool header, const char *tag, const char *arg0,
 		 ...);
-/* The trials to run for the seed's @n at @flits. */
-u32 trials(const struct run_opts *o, u32 n, u32 flits);
+/* The trials to run for the seed's @n. */
+u32 trials(const struct run_opts *o, u32 n);
 /* snprintf of one number, for study arguments. */
 void fmt(char *buf, size_t n, const char *f, u32 v);
 /* NAME.csv of @o->dir into a new table; table_free() frees it. */

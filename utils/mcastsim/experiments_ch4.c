@@ -48,7 +48,7 @@ static int steps_runs(const struct experiment *e, const struct run_opts *o,
 	u32 i;
 	int rc = 0;
 
-	fmt(n, sizeof(n), "%u", trials(o, 400, 8));
+	fmt(n, sizeof(n), "%u", trials(o, 400));
 	for (i = 0; i < nc && !rc; i++)
 		rc = spawn_tagged(csv, !i, c[i].tag, "steps", "-t", c[i].topo,
 				  "-m", ms, "-n", n, "--csv", NULL);
@@ -217,7 +217,7 @@ EXPERIMENT(exp_fig4_16)
 	u32 j;
 	int rc;
 
-	fmt(n, sizeof(n), "%u", trials(o, 400, 8));
+	fmt(n, sizeof(n), "%u", trials(o, 400));
 	rc = spawn_tagged(csv, true, "2D-uni", "steps", "-t", "torus:64x64",
 			  "-m", BIG_MS, "-n", n, "--csv", NULL);
 	fclose(csv);
@@ -263,7 +263,7 @@ EXPERIMENT(exp_fig4_17)
 	u32 i, j;
 	int rc;
 
-	fmt(n, sizeof(n), "%u", trials(o, 400, 8));
+	fmt(n, sizeof(n), "%u", trials(o, 400));
 	rc = spawn_tagged(csv, true, "2D-bi", "steps", "-t", "torus:64x64:bi",
 			  "-m", BIG_MS, "-n", n, "--csv", NULL) ||
 	     spawn_tagged(csv, false, "3D-bi", "steps", "-t",
@@ -327,7 +327,8 @@ EXPERIMENT(exp_closed_form)
 				snprintf(tag, sizeof(tag), "%s/%s", topo[i],
 					 s_);
 				rc = spawn_tagged(csv, !i && !p && !l, tag,
-						  "latency", "-t", topo[i],
+						  "latency", "--model", o->model,
+						  "-t", topo[i],
 						  "-a", "s-torus", "-m", "4095",
 						  "-L", ls[l], "-n", "1",
 						  "--tau-s", s_, "--tau-r", r_,

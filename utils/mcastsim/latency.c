@@ -179,6 +179,12 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	}
 	if (!o->trials)
 		sim_die("%s: at least one trial", "--trials");
+	/*
+	 * A multicast alone has at most one worm per destination in the
+	 * fabric: a pool that size, not the default's 65536, which both
+	 * levels clear at every trial's start (most of a worm-level trial).
+	 */
+	o->cfg.max_worms = o->t.nodes;
 }
 
 struct sim {
