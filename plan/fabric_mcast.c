@@ -34,6 +34,7 @@ void mc_fab_mcast_init(struct mc_fab_mcast *mm, const struct mc_schedule *s,
 
 	mm->s = s;
 	mm->flits = flits;
+	mm->header = MC_FAB_HDR_NONE;
 	mm->tag = tag;
 	mm->received = 0;
 	mm->missed = 0;
@@ -77,7 +78,7 @@ static void send_from(struct mc_fabric *f, struct mc_fab_mcast *mm, u32 pos,
 		const struct mc_msg *msg = &s->msg[m];
 
 		if (mc_fab_send(f, s->order[pos], mm->list + msg->first,
-				msg->count, mm->flits,
+				msg->count, mc_fab_mcast_len(mm, m),
 				mm->hops + mm->hop_off[m],
 				mm->hop_off[m + 1] - mm->hop_off[m], t,
 				(u64)mm->tag << 32 | m, NULL) < 0)

@@ -14,9 +14,23 @@
 #include "fabric.h"
 #include "schedule.h"
 
+/*
+ * The flits a worm's header adds to its message (seed 000 Sec. 5.6, 6.5):
+ * none (the fabric's default: a header rides in the message's flits); an
+ * address flit per destination, the last one twice (Fig 5.9); or the
+ * compound format (Fig 6.2), each address followed by a count and the
+ * list of the later piece that destination is responsible for.
+ */
+enum mc_fab_header {
+	MC_FAB_HDR_NONE = 0,
+	MC_FAB_HDR_ADDR = 1,
+	MC_FAB_HDR_COMPOUND = 2,
+};
+
 struct mc_fab_mcast {
 	const struct mc_schedule *s;
 	u32 flits;
+	u8 header;		/* enum mc_fab_header, NONE after init */
 	u32 tag;
 	u32 *list;		/* s->ndest: each message's destination nodes */
 	struct mc_fab_hop *hops;/* every message's path, mc_fab_mcast_hops() */
@@ -39,6 +53,21 @@ u32 mc_fab_mcast_hops(const struct mc_torus *t, const struct mc_schedule *s);
 /* Lay the run out in the caller's arrays (set in @mm before the call). */
 void mc_fab_mcast_init(struct mc_fab_mcast *mm, const struct mc_schedule *s,
 		       u32 flits, u32 tag);
+
+/* The flits of message @m: its length and its header's (mm->header). */
+static inline u32 mc_fab_mcast_len(const struct mc_fab_mcast *mm, u32 m)
+{
+	const struct mc_msg *msg = &mm->s->msg[m];
+	u32 len = mm->flits, i;
+
+	if (mm->header == MC_FAB_HDR_NONE)
+		return len;
+	len += msg->count + 1;
+	if (mm->header == MC_FAB_HDR_COMPOUND)
+		for (i = 0; i < msg->count; i++)
+			len += mm->s->dest[msg->first + i].len;
+	return len;
+}
 
 /* The source sends its messages at @t0. */
 void mc_fab_mcast_start(struct mc_fabric *f, struct mc_fab_mcast *mm, u64 t0);

@@ -878,7 +878,7 @@ static void fw_send_from(struct mc_fw *f, struct mc_fsim_run *r, u32 pos,
 		const struct mc_msg *msg = &s->msg[m];
 
 		if (mc_fw_send(f, s->order[pos], mm->list + msg->first,
-			       msg->count, mm->flits,
+			       msg->count, mc_fab_mcast_len(mm, m),
 			       r->whops + mm->hop_off[m],
 			       mm->hop_off[m + 1] - mm->hop_off[m], t,
 			       (u64)mm->tag << 32 | m, NULL) < 0)

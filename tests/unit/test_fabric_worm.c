@@ -73,8 +73,9 @@ struct kase {
 	u32 nruns;
 	struct sbuf b[MAX_RUNS];
 	u32 flits;
+	u8 header;		/* enum mc_fab_header: the worms' lengths vary */
 	u64 t0[MAX_RUNS];
-	char desc[160];
+	char desc[512];
 };
 
 /* Everything one model produced on a case. */
@@ -139,6 +140,7 @@ static void play(const struct kase *k, enum mc_fsim_model model,
 	for (r = 0; r < k->nruns; r++) {
 		memset(&mm[r], 0, sizeof(mm[r]));
 		run_alloc(&mm[r], &k->b[r].s, k->flits, r + 1, &whops[r]);
+		mm[r].header = k->header;
 		mc_fsim_mcast(s, &mm[r], whops[r], k->t0[r]);
 	}
 	o->ran = mc_fsim_run(s, U64_MAX);
@@ -278,12 +280,14 @@ static bool draw(struct rng *rng, struct kase *k)
 	default:
 		k->flits = 1 + rng_below(rng, 80);
 	}
+	k->header = (u8)rng_below(rng, 3);
 	k->nruns = 1 + rng_below(rng, MAX_RUNS);
 	/* starts: all at once, or spread over about a worm's time */
 	burst = rng_below(rng, 3);
-	p += sprintf(p, "%s B=%u L=%u ts=%u tr=%u tn=%u ports=%u:",
+	p += sprintf(p, "%s B=%u L=%u hdr=%u ts=%u tr=%u tn=%u ports=%u:",
 		     shape_str(&k->t), k->cfg.buffer_flits, k->flits,
-		     k->cfg.tau_s, k->cfg.tau_r, k->cfg.tau_n, k->cfg.ports);
+		     k->header, k->cfg.tau_s, k->cfg.tau_r, k->cfg.tau_n,
+		     k->cfg.ports);
 	for (r = 0; r < k->nruns; r++) {
 		enum mc_algo a = al[rng_below(rng, 4)];
 		u32 rr = a == MC_ALGO_MUTORUS ? pick_of(rng, rs, 4) : 0;
@@ -305,7 +309,7 @@ static bool draw(struct rng *rng, struct kase *k)
 			k->nruns = r + 1;
 			return false;
 		}
-		if (p < k->desc + sizeof(k->desc) - 24)
+		if (p < k->desc + sizeof(k->desc) - 64)
 			p += sprintf(p, " %s%s%u/%u@%llu", algo_name(a),
 				     rr ? "" : "", rr, ndst,
 				     (unsigned long long)k->t0[r]);

@@ -37,6 +37,7 @@ struct opts {
 	u64 seed;
 	bool csv;
 	enum mc_fsim_model model;	/* flit (fabric.c) or worm level */
+	enum mc_fab_header header;	/* the flits a worm's header adds */
 };
 
 static void usage(FILE *f)
@@ -53,6 +54,9 @@ static void usage(FILE *f)
 	      "      --csv                      one CSV line per point and algorithm\n"
 	      "      --model flit|worm          fabric model: flit level (default) or the\n"
 	      "                                 worm level, same results, faster\n"
+	      "      --header none|addr|compound  flits a worm's header adds: none (default),\n"
+	      "                                 an address per destination (Fig 5.9), or\n"
+	      "                                 the compound format (Fig 6.2)\n"
 	      "  -j, --jobs N                   threads (default: the CPUs online)\n",
 	      f);
 }
@@ -93,6 +97,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{ "seed", required_argument, NULL, 5 },
 		{ "csv", no_argument, NULL, 6 },
 		{ "model", required_argument, NULL, 7 },
+		{ "header", required_argument, NULL, 8 },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -158,6 +163,17 @@ static void parse_args(int argc, char **argv, struct opts *o)
 				o->model = MC_FSIM_WORM;
 			else
 				sim_die("--model: %s is not flit or worm",
+					optarg);
+			break;
+		case 8:
+			if (!strcmp(optarg, "none"))
+				o->header = MC_FAB_HDR_NONE;
+			else if (!strcmp(optarg, "addr"))
+				o->header = MC_FAB_HDR_ADDR;
+			else if (!strcmp(optarg, "compound"))
+				o->header = MC_FAB_HDR_COMPOUND;
+			else
+				sim_die("--header: %s is not none, addr or compound",
 					optarg);
 			break;
 		case 'j':
@@ -240,6 +256,7 @@ static int trial(const struct opts *o, struct sim *sim,
 	else
 		sim->mm.hops = sim_calloc(hops, sizeof(struct mc_fab_hop));
 	mc_fab_mcast_init(&sim->mm, s, flits, 1);
+	sim->mm.header = o->header;
 	mc_fsim_mcast(&fs, &sim->mm, whops, 0);
 	mc_fsim_run(&fs, U64_MAX);
 	if (mc_fsim_err(&fs)) {
