@@ -266,12 +266,15 @@ static void usage(FILE *f)
 {
 	size_t i;
 
-	fputs("usage: mcastsim run [--dir DIR] [--quick] [--model worm|flit] EXPERIMENT|all ...\n"
+	fputs("usage: mcastsim run [--dir DIR] [--quick] [--model worm|flit]\n"
+	      "                    [--header none|addr|compound] EXPERIMENT|all ...\n"
 	      "       mcastsim run --list\n"
 	      "  writes DIR/EXPERIMENT.{csv,txt,gp,png,svg} (DIR default .)\n"
 	      "  --quick           trials / 40 (a smoke run)\n"
 	      "  --model M         the fabric's level of detail for latencies: worm\n"
 	      "                    (default) or flit, the same figures, flit much slower\n"
+	      "  --header H        the flits a worm's header adds (mcastsim latency\n"
+	      "                    --header; default none)\n"
 	      "experiments:\n", f);
 	for (i = 0; i < NEXP; i++)
 		fprintf(f, "  %-14s %s\n", experiments[i].name,
@@ -295,11 +298,13 @@ int run_main(int argc, char **argv)
 		{ "dir", required_argument, NULL, 'd' },
 		{ "quick", no_argument, NULL, 'q' },
 		{ "model", required_argument, NULL, 'm' },
+		{ "header", required_argument, NULL, 'H' },
 		{ "list", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	struct run_opts o = { .dir = ".", .scale = 1, .model = "worm" };
+	struct run_opts o = { .dir = ".", .scale = 1, .model = "worm",
+				.header = "none" };
 	int c, rc = 0, i;
 	size_t j;
 
@@ -316,6 +321,13 @@ int run_main(int argc, char **argv)
 				sim_die("--model: '%s' is not worm or flit",
 					optarg);
 			o.model = optarg;
+			break;
+		case 'H':
+			if (strcmp(optarg, "none") && strcmp(optarg, "addr") &&
+			    strcmp(optarg, "compound"))
+				sim_die("--header: '%s' is not none, addr or compound",
+					optarg);
+			o.header = optarg;
 			break;
 		case 'L':
 		case 'h':

@@ -18,6 +18,7 @@ struct run_opts {
 	const char *dir;
 	u32 scale;		/* trials divided by this (--quick: 40) */
 	const char *model;	/* the fabric's level: "worm" or "flit" */
+	const char *header;	/* latency --header */
 };
 
 /* A CSV read back: the header's columns and the rows' fields. */

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "experiments.h"
 
@@ -52,7 +53,7 @@ static int latency_runs(const struct experiment *e, const struct run_opts *o,
 	for (i = 0; i < 3 && !rc; i++) {
 		fmt(n, sizeof(n), "%u", trials(o, 400));
 		fmt(len, sizeof(len), "%u", lens[i]);
-		rc = spawn(csv, !i, "latency", "--model", o->model, "-t", topo, "-a", ALGOS,
+		rc = spawn(csv, !i, "latency", "--model", o->model, "--header", o->header, "-t", topo, "-a", ALGOS,
 			   "-m", MS, "-L", len, "-n", n, "--tau-s", st->tau_s,
 			   "--tau-r", st->tau_r, "--tau-n", "500", "--csv",
 			   NULL);
@@ -135,6 +136,40 @@ static bool unicast_near_mu8(const struct table *t, u32 m, u32 flits)
 	return u < 1.15 * v && v < 1.15 * u;
 }
 
+/* The 2D figure's table, for the 3D figures' comparisons (or NULL). */
+static const struct table *twod;
+
+/* "very similar to the corresponding 2D case": within 10 % */
+static bool similar_to_2d(const struct table *t, u32 m, u32 flits)
+{
+	static const char *const all[] = { "s-torus", "md-torus",
+		"mu-torus(8)", "mu-torus(64)", "mu-torus(2)" };
+	u32 a;
+
+	for (a = 0; a < 5; a++) {
+		double v3 = avg_of(t, all[a], m, flits);
+		double v2 = avg_of(twod, all[a], m, flits);
+
+		if (v3 > 1.1 * v2 || v2 > 1.1 * v3)
+			return false;
+	}
+	return true;
+}
+
+/* S-, Md- and Mu-torus(64), few phases with long worms, gain in 3D */
+static bool few_phases_gain(const struct table *t, u32 m, u32 flits)
+{
+	static const char *const few[] = { "s-torus", "md-torus",
+					   "mu-torus(64)" };
+	u32 a;
+
+	for (a = 0; a < 3; a++)
+		if (avg_of(t, few[a], m, flits) >=
+		    avg_of(twod, few[a], m, flits))
+			return false;
+	return true;
+}
+
 #define CHECK(f, pred, flits, ...) ({					\
 	char fails_[128];						\
 	bool ok_ = every_m(t, flits, pred, fails_, sizeof(fails_));	\
@@ -143,19 +178,12 @@ static bool unicast_near_mu8(const struct table *t, u32 m, u32 flits)
 		fprintf(f, "  (not at m =%s)\n", fails_);		\
 	!ok_; })
 
-static int conclusions(const struct experiment *e, const struct run_opts *o,
-		       const struct startup *st)
+/* Fig 6.3/6.4's conclusions, stated for the 2D torus. */
+static int conclusions_2d(FILE *f, const struct table *t,
+			  const struct startup *st)
 {
-	struct table *t = table_read(o, e->name);
-	FILE *f = out_file(o, e->name, "txt", "w");
 	int bad = 0;
 
-	fprintf(f, "# %s: the seed's conclusions (Sec. 6.6), average latency, every m of %s\n",
-		e->name, MS);
-	bad |= CHECK(f, path_beats_unicast, 512,
-		     "512 flits: every path-based method beats the unicast-based one");
-	bad |= CHECK(f, path_beats_unicast, 16384,
-		     "16384 flits: every path-based method beats the unicast-based one");
 	if (st == &high) {
 		bad |= CHECK(f, mu8_beats_unicast, 8,
 			     "8 flits: even for small messages Mu-torus(8) beats the unicast-based method");
@@ -167,8 +195,81 @@ static int conclusions(const struct experiment *e, const struct run_opts *o,
 		bad |= CHECK(f, unicast_near_mu8, 8,
 			     "8 flits: the unicast-based method is nearly identical to Mu-torus(8) (within 15 %%)");
 	}
+	return bad;
+}
+
+/* Each algorithm's range of 3D / 2D average latency over m at @flits. */
+static void ratios_3d_2d(FILE *f, const struct table *t, u32 flits)
+{
+	static const char *const all[] = { "s-torus", "md-torus",
+		"mu-torus(8)", "mu-torus(64)", "mu-torus(2)" };
+	u32 a, i;
+
+	for (a = 0; a < 5; a++) {
+		double lo = 1e9, hi = 0;
+
+		for (i = 0; i < NMS; i++) {
+			double r = avg_of(t, all[a], ms[i], flits) /
+				   avg_of(twod, all[a], ms[i], flits);
+
+			lo = r < lo ? r : lo;
+			hi = r > hi ? r : hi;
+		}
+		fprintf(f, "  %u flits, %-12s 3D/2D %.2f to %.2f\n", flits,
+			all[a], lo, hi);
+	}
+}
+
+/* Fig 6.5/6.6's: against the 2D figure @name2d of the same start-up. */
+static int conclusions_3d(FILE *f, const struct table *t,
+			  const struct run_opts *o, const char *name2d)
+{
+	char path[4096];
+	struct table *t2;
+	int bad = 0;
+
+	snprintf(path, sizeof(path), "%s/%s.csv", o->dir, name2d);
+	if (access(path, R_OK)) {
+		fprintf(f, "not checked: the comparisons with 2D need %s (mcastsim run %s first)\n",
+			path, name2d);
+		return 0;
+	}
+	t2 = table_read(o, name2d);
+	twod = t2;
+	bad |= CHECK(f, similar_to_2d, 512,
+		     "512 flits: every algorithm within 10 %% of its latency on the 2D torus (%s)",
+		     name2d);
+	ratios_3d_2d(f, t, 512);
+	bad |= CHECK(f, similar_to_2d, 16384,
+		     "16384 flits: every algorithm within 10 %% of its latency on the 2D torus (%s)",
+		     name2d);
+	ratios_3d_2d(f, t, 16384);
+	bad |= CHECK(f, few_phases_gain, 8,
+		     "8 flits: S-, Md- and Mu-torus(64) are faster on the 3D torus than on the 2D one");
+	twod = NULL;
+	table_free(t2);
+	return bad;
+}
+
+static int conclusions(const struct experiment *e, const struct run_opts *o,
+		       const struct startup *st, const char *name2d)
+{
+	struct table *t = table_read(o, e->name);
+	FILE *f = out_file(o, e->name, "txt", "w");
+	int bad = 0;
+
+	fprintf(f, "# %s: the seed's conclusions (Sec. 6.6), average latency, every m of %s\n",
+		e->name, MS);
+	bad |= CHECK(f, path_beats_unicast, 512,
+		     "512 flits: every path-based method beats the unicast-based one");
+	bad |= CHECK(f, path_beats_unicast, 16384,
+		     "16384 flits: every path-based method beats the unicast-based one");
 	bad |= CHECK(f, storus_best, 16384,
 		     "16384 flits: S-torus is the best of all");
+	if (name2d)
+		bad |= conclusions_3d(f, t, o, name2d);
+	else
+		bad |= conclusions_2d(f, t, st);
 	fclose(f);
 	table_free(t);
 	return bad;
@@ -189,7 +290,7 @@ static const char latency_plot[] =
 
 static int latency_fig(const struct experiment *e, const struct run_opts *o,
 		       const char *topo, const char *what,
-		       const struct startup *st)
+		       const struct startup *st, const char *name2d)
 {
 	char body[2048];
 
@@ -198,28 +299,31 @@ static int latency_fig(const struct experiment *e, const struct run_opts *o,
 	snprintf(body, sizeof(body), "  ttl = '%s: %s, %s start-up (tau_S %s, tau_R %s, tau_n 500 ns)'\n%s",
 		 e->name, what, st->label, st->tau_s, st->tau_r, latency_plot);
 	plot(o, e->name, "1500,480", body);
-	return conclusions(e, o, st);
+	return conclusions(e, o, st, name2d);
 }
 
 EXPERIMENT(exp_fig6_3)
 {
-	return latency_fig(e, o, "torus:64x64", "4096-node 2D torus", &high);
+	return latency_fig(e, o, "torus:64x64", "4096-node 2D torus", &high,
+			   NULL);
 }
 
 EXPERIMENT(exp_fig6_4)
 {
-	return latency_fig(e, o, "torus:64x64", "4096-node 2D torus", &low);
+	return latency_fig(e, o, "torus:64x64", "4096-node 2D torus", &low,
+			   NULL);
 }
 
 EXPERIMENT(exp_fig6_5)
 {
 	return latency_fig(e, o, "torus:16x16x16", "4096-node 3D torus",
-			   &high);
+			   &high, "fig6.3");
 }
 
 EXPERIMENT(exp_fig6_6)
 {
-	return latency_fig(e, o, "torus:16x16x16", "4096-node 3D torus", &low);
+	return latency_fig(e, o, "torus:16x16x16", "4096-node 3D torus", &low,
+			   "fig6.4");
 }
 
 /* "The growth of the average from 8 to 16384 flits" of each algorithm. */
@@ -256,7 +360,7 @@ EXPERIMENT(exp_fig6_7)
 		for (i = 0; i < 6 && !rc; i++) {
 			fmt(n, sizeof(n), "%u", trials(o, 400));
 			fmt(len, sizeof(len), "%u", lv[i]);
-			rc = spawn(csv, !i, "latency", "--model", o->model, "-t", "torus:64x64",
+			rc = spawn(csv, !i, "latency", "--model", o->model, "--header", o->header, "-t", "torus:64x64",
 				   "-a", ALGOS, "-m", "512", "-L", len, "-n", n,
 				   "--tau-s", st[s]->tau_s, "--tau-r",
 				   st[s]->tau_r, "--csv", NULL);
