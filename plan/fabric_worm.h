@@ -122,8 +122,8 @@ struct mc_fw_worm {
 struct mc_fw_chan {
 	u32 owner;		/* worm index + 1, 0 when free */
 	u32 waiters;		/* first waiting worm + 1, 0: none */
-	u64 used_cycle;		/* vc 0's entry: last cycle + 1 the link moved
-				 * a flit of a worm in flit mode */
+	/* vc 0's entry: last cycle + 1 the link moved a flit-mode worm's flit */
+	u64 used_cycle;
 	u64 blocked_ns;
 };
 
