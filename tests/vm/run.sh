@@ -91,7 +91,7 @@ IN_TREE_MODULES+=(algif_hash)
 IN_TREE_MODULES+=(tipc dummy 9p 9pnet_virtio virtio_pci)
 # Userspace programs, relative to build/, put in the guest's /usr/local/bin.
 GUEST_PROGS=(mcastctl mcastmon mcast_probe mcast_forge examples/mcast_hello libtest/lib_api
-	mcastperf mcastbed-peers mcastbed-routes mcastbed-swroutes mcastd)
+	mcastperf mcastbed-peers mcastbed-routes mcastbed-swroutes mcastd mcastsim)
 # The peers' harnesses (relative to build/), put there WITHOUT their
 # libraries: the MPI ones load the host's over the 9p share (peerslib.sh).
 PEER_PROGS=(mcastpeers/tipc_bcast mcastpeers/mpi_bcast.openmpi mcastpeers/mpi_bcast.mpich)

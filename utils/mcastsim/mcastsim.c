@@ -7,6 +7,7 @@
  *   mcastsim latency [options]   path-based multicasts on the IR fabric
  *   mcastsim steps [options]     U-torus step counts with physical link sharing
  *   mcastsim visits [options]    the link visits of their schedules
+ *   mcastsim trace [options]     one multicast: each destination's time
  *   mcastsim run EXPERIMENT      a seed's figure: CSV, checks and plot
  *
  * Each study is its own file and parses its own options.
@@ -27,6 +28,8 @@ static const struct {
 	  "U-torus steps with physical link sharing (seed 000, Sec. 4.5)" },
 	{ "visits", visits_main,
 	  "link visits of a multicast's schedule (seed 000, Fig 6.8)" },
+	{ "trace", trace_main,
+	  "one multicast on the fabric: each destination's arrival (live vs simulated)" },
 	{ "run", run_main,
 	  "reproduce a seed's figure by name (mcastsim run --list)" },
 };

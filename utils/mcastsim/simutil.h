@@ -44,6 +44,7 @@ void sim_pick(u64 *seed, u32 n, u32 cnt, u32 *perm, u32 *out);
 int latency_main(int argc, char **argv);
 int run_main(int argc, char **argv);
 int steps_main(int argc, char **argv);
+int trace_main(int argc, char **argv);
 int visits_main(int argc, char **argv);
 
 #endif /* MCASTSIM_SIMUTIL_H */

@@ -17,8 +17,9 @@
 # send gives h = the destination's distance on the unidirectional torus;
 # an S-torus worm through several destinations gives each one the hops
 # along the worm's path so far, its visiting order read from the
-# fabric's trace.  Over
-# UDP the fields stay 0.
+# fabric's trace.  mcastsim trace, the same model in userspace, gives
+# every receiver of S-torus multicasts from random sources the same
+# virtual time (live against simulated).  Over UDP the fields stay 0.
 
 # shellcheck source=tests/vm/guest/tap.sh
 . /tests/tap.sh
@@ -107,6 +108,38 @@ done
 	pass "S-torus worm $order: every destination's latency is the closed form at its hop along the path" ||
 	fail "S-torus worm $order: every destination's latency is the closed form" "$bad" \
 		"$(cat "$W"/rx.*)"
+
+# ---- live against simulated: mcastsim trace, the same model in
+# userspace, gives every receiver the time the kernel's fabric gave it.
+# S-torus from random sources to random lists: one worm of n + 1 flits
+# (n destination words, one flit for every byte), handed over at T0.
+sim_agree() { # SRC "DESTS"
+	send_list "$1" "$2" 300
+	_n=$(echo "$2" | wc -w)
+	/usr/local/bin/mcastsim trace -t torus:4x4 -a s-torus -s "$1" \
+		-d "$(echo "$2" | tr ' ' ,)" -L $((_n + 1)) --tau-s $TAU_S \
+		--tau-r $TAU_R --tau-n $TAU_N > "$W/sim" 2>&1
+	_bad='' _same=0
+	for _d in $2; do
+		read -r _vlat _vtime < "$W/lat.$_d"
+		_want=$(sed -n "s/^$_d //p" "$W/sim")
+		if [ -n "$_want" ] && [ "$((_vtime - T0))" = "$_want" ]; then
+			_same=$((_same + 1))
+		else
+			_bad="$_bad [$_d: mcastsim ${_want:-none}, fabric $((_vtime - T0))]"
+		fi
+	done
+	[ -z "$_bad" ] &&
+		pass "node $1 -> $(echo "$2" | tr ' ' ,): all $_same receivers at mcastsim trace's virtual time" ||
+		fail "node $1 -> $(echo "$2" | tr ' ' ,): every receiver at mcastsim trace's virtual time" \
+			"$_bad" "$(cat "$W/sim")"
+}
+for seed in 1 2 3 4 5; do
+	src=$(random_nodes 1 "$seed")
+	lst=$(random_nodes $((3 + seed * 2)) $((seed + 40)) |
+		tr ' ' '\n' | grep -vx "$src" | tr '\n' ' ')
+	sim_agree "$src" "${lst% }"
+done
 
 # ---- over UDP nothing has a virtual clock: the fields stay 0 (absent)
 run_ok "mcastbed down" mcastbed down
