@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
-# mcastsim visits (link visits against their closed forms) and mcastsim
+# mcastsim visits (link visits against their closed forms), mcastsim trace
+# (one multicast's arrivals: closed forms, both levels alike) and mcastsim
 # run (the seeds' experiments: files, the conclusions checked, the closed
 # form matched exactly), quick runs only.  TAP output.
 #
@@ -67,6 +68,30 @@ ok $? "visits: --trials 0: exit 2, names --trials"
 run visits -a bogus
 [ "$RC" = 2 ] && grep -q -- "--algorithms" <<<"$ERR"
 ok $? "visits: an unknown algorithm: exit 2, names --algorithms"
+
+# trace: one unicast worm 1 hop long, L = 2: tau_s + (1 + 2) tau_n + tau_r
+run trace -t torus:4x4 -s 0 -d 1 -L 2
+[ "$RC" = 0 ] && [ "$OUT" = "$(printf '1 171500\nlast 171500')" ]
+ok $? "trace: node 0 -> 1 on 4x4, 2 flits: 171500 ns (got: $(tr '\n' ' ' <<<"$OUT"))"
+# an S-torus worm: the i-th destination on the H-cycle i hops on
+run trace -t torus:4x4 -s 0 -d 1,2,3 -L 8
+[ "$RC" = 0 ] && [ "$OUT" = "$(printf '1 174500\n2 175000\n3 175500\nlast 175500')" ]
+ok $? "trace: S-torus 0 -> 1,2,3: 174500, 175000, 175500 ns (got: $(tr '\n' ' ' <<<"$OUT"))"
+# U-torus on the fabric, worms waiting: the two levels agree
+run trace -t torus:6x6 -a u-torus -s 7 -d 0,1,2,3,5,8,13,21,34,35,20,30 -L 40 --model flit
+flit=$OUT
+run trace -t torus:6x6 -a u-torus -s 7 -d 0,1,2,3,5,8,13,21,34,35,20,30 -L 40 --model worm
+[ "$RC" = 0 ] && [ -n "$flit" ] && [ "$OUT" = "$flit" ]
+ok $? "trace: U-torus to 12 nodes of 6x6, the flit and the worm level give the same times"
+run trace -t torus:4x4 -s 0 -d 16
+[ "$RC" = 2 ] && grep -q "'16' is not a node id of the torus" <<<"$ERR"
+ok $? "trace: a destination outside the torus: exit 2 (got $RC: $ERR)"
+run trace -t torus:4x4 -s 0 -d 1,1
+[ "$RC" = 2 ] && grep -q "destination repeated" <<<"$ERR"
+ok $? "trace: a repeated destination: exit 2 (got $RC: $ERR)"
+run trace -t torus:4x4 -d 1
+[ "$RC" = 2 ]
+ok $? "trace without a source: exit 2"
 
 run run --list
 [ "$RC" = 0 ] && grep -q "fig4.12-13" <<<"$OUT" && grep -q "fig6.8" <<<"$OUT" &&
