@@ -337,7 +337,7 @@ $(B)/obj/utils/mcastsim/%.o: PART_CFLAGS = -Iutils/lib
 SIM_OBJS := $(patsubst %.c,$(B)/obj/%.o,$(sort $(wildcard utils/mcastsim/*.c)))
 $(SIM): $(SIM_OBJS) $(B)/obj/utils/lib/parse.o $(LIB)
 	$(quiet) LD $@
-	$(Q)$(CC) $(U_LDFLAGS) -o $@ $^ -lpthread $(LDLIBS)
+	$(Q)$(CC) $(U_LDFLAGS) -o $@ $^ -lpthread -lm $(LDLIBS)
 
 # mcastd: the daemon (daemon/).  Its core (the cluster view, the control
 # protocol, the config file) needs no netlink, so the unit tests that

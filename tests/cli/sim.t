@@ -48,13 +48,13 @@ run() {	# run ARGS...: sets OUT, ERR, RC
 # mean over i = 1..15 at 178 us, whatever the source.
 run latency -t torus:4x4 -a s-torus -m 15 -L 8 -n 5 --csv
 line=$(sed -n 2p <<<"$OUT")
-[ "$RC" = 0 ] && [ "$line" = "16,15,8,s-torus,5,178.000,181.500,0.000" ]
+[ "$RC" = 0 ] && [ "$line" = "16,15,8,s-torus,5,178.000,181.500,0.000,0.000,0.000" ]
 ok $? "s-torus broadcast on 4x4: mean 178 us, last 181.5 us, no waiting (got: $line)"
 
 # The same with tau_n = 1000: (i + 8) flit times of 1 us.
 run latency -t torus:4x4 -a s-torus -m 15 -L 8 -n 2 --tau-n 1000 --csv
 line=$(sed -n 2p <<<"$OUT")
-[ "$RC" = 0 ] && [ "$line" = "16,15,8,s-torus,2,186.000,193.000,0.000" ]
+[ "$RC" = 0 ] && [ "$line" = "16,15,8,s-torus,2,186.000,193.000,0.000,0.000,0.000" ]
 ok $? "tau_n 1000 ns: mean 186 us, last 193 us (got: $line)"
 
 # Every path-based algorithm alone on the fabric: no worm ever waits (Thm 6.1).
@@ -91,6 +91,15 @@ bad "zero threads" "--jobs" latency -j 0
 bad "a flit time of 0" "tau_n" latency --tau-n 0
 bad "a buffer of 0 flits" "buffer_flits" latency --buffer 0
 bad "a buffer of 65536 flits" "--buffer" latency --buffer 65536
+
+# The 95 % confidence interval of a mean over random sets: positive, and
+# narrower with four times the trials (by about half).
+run latency -t torus:8x8 -a md-torus -m 10 -L 8 -n 30 --model worm --csv
+ci30=$(sed -n 2p <<<"$OUT" | cut -d, -f9)
+run latency -t torus:8x8 -a md-torus -m 10 -L 8 -n 120 --model worm --csv
+ci120=$(sed -n 2p <<<"$OUT" | cut -d, -f9)
+awk -v a="$ci30" -v b="$ci120" 'BEGIN { exit !(a > 0 && b > 0 && b < 0.75 * a) }'
+ok $? "the mean's 95 % confidence interval: +-$ci30 us over 30 trials, +-$ci120 us over 120"
 
 echo "1..$n"
 [ "$failed" = 0 ]

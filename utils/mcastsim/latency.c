@@ -371,33 +371,42 @@ static void *worker_run(void *arg)
 	return NULL;
 }
 
+/*
+ * The means over trials of the average and the maximum latency to a
+ * destination, with their 95 % confidence intervals (Student's t over
+ * the trials, which are independent draws).
+ */
 static void print_point(const struct opts *o, u32 m, u32 flits,
 			const struct result *res)
 {
+	double *x = sim_calloc((size_t)o->trials * 2, sizeof(double));
 	char name[32];
 	u32 a, k;
 
 	if (!o->csv)
 		printf("\nm = %u, L = %u flits\n", m, flits);
 	for (a = 0; a < o->nalgo; a++) {
-		double avg = 0, max = 0, blocked = 0;
+		double avg, max, avg_ci, max_ci, blocked = 0;
 
 		for (k = 0; k < o->trials; k++) {
-			avg += res[k * o->nalgo + a].avg;
-			max += res[k * o->nalgo + a].max;
+			x[2 * k] = res[k * o->nalgo + a].avg / 1000.0;
+			x[2 * k + 1] = res[k * o->nalgo + a].max / 1000.0;
 			blocked += (double)res[k * o->nalgo + a].blocked;
 		}
-		avg /= o->trials * 1000.0;
-		max /= o->trials * 1000.0;
+		avg = sim_mean_ci(x, o->trials, 2, &avg_ci);
+		max = sim_mean_ci(x + 1, o->trials, 2, &max_ci);
 		blocked /= o->trials * 1000.0;
 		label(o, a, name, sizeof(name));
 		if (o->csv)
-			printf("%u,%u,%u,%s,%u,%.3f,%.3f,%.3f\n", o->t.nodes, m,
-			       flits, name, o->trials, avg, max, blocked);
+			printf("%u,%u,%u,%s,%u,%.3f,%.3f,%.3f,%.3f,%.3f\n",
+			       o->t.nodes, m, flits, name, o->trials, avg, max,
+			       blocked, avg_ci, max_ci);
 		else
-			printf("  %-14s %10.1f / %10.1f%s\n", name, avg, max,
+			printf("  %-14s %10.1f / %10.1f   (+-%.1f / +-%.1f)%s\n",
+			       name, avg, max, avg_ci, max_ci,
 			       blocked > 0 ? "  (worms waited)" : "");
 	}
+	free(x);
 }
 
 static int run_latency(const struct opts *o)
@@ -423,10 +432,10 @@ static int run_latency(const struct opts *o)
 		}
 	}
 	if (o->csv)
-		printf("topology_nodes,dests,flits,algorithm,trials,avg_us,max_us,blocked_us\n");
+		printf("topology_nodes,dests,flits,algorithm,trials,avg_us,max_us,blocked_us,avg_ci_us,max_ci_us\n");
 	else
 		printf("# %u-node torus, tau_s %u ns, tau_r %u ns, tau_n %u ns, B %u flits, %u trials per point\n"
-		       "# latency in us: mean over destinations / maximum, averaged over trials\n",
+		       "# latency in us: mean over destinations / maximum, averaged over trials (95 %% confidence)\n",
 		       nodes, o->cfg.tau_s, o->cfg.tau_r, o->cfg.tau_n,
 		       o->cfg.buffer_flits, o->trials);
 	for (di = 0; di < o->ndests && !rc; di++) {

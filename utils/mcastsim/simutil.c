@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* mcastsim's shared helpers: see simutil.h. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,4 +78,31 @@ void sim_pick(u64 *seed, u32 n, u32 cnt, u32 *perm, u32 *out)
 		perm[j] = x;
 		out[i] = perm[i];
 	}
+}
+
+double sim_t975(u32 df)
+{
+	static const double t[] = { 0, 12.706, 4.303, 3.182, 2.776, 2.571,
+		2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
+		2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069,
+		2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042 };
+
+	if (df < sizeof(t) / sizeof(t[0]))
+		return t[df];
+	return 1.96 + 2.5 / df;	/* within 0.002 of the quantile past 30 */
+}
+
+double sim_mean_ci(const double *x, u32 n, u32 stride, double *half)
+{
+	double sum = 0, ss = 0, mean;
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		sum += x[(size_t)i * stride];
+	mean = n ? sum / n : 0;
+	for (i = 0; i < n; i++)
+		ss += (x[(size_t)i * stride] - mean) *
+		      (x[(size_t)i * stride] - mean);
+	*half = n > 1 ? sim_t975(n - 1) * sqrt(ss / (n - 1)) / sqrt(n) : 0;
+	return mean;
 }

@@ -24,6 +24,17 @@ u32 sim_num(const char *s, const char *what);
 /* Threads to use: the CPUs online, 1..64. */
 u32 sim_default_jobs(void);
 
+/*
+ * Student's t at 0.975 for @df degrees of freedom: a 95 % confidence
+ * interval of a mean of n samples is t(n - 1) * s / sqrt(n).
+ */
+double sim_t975(u32 df);
+/*
+ * The mean of @n samples (stride @stride doubles apart) and the half-width
+ * of its 95 % confidence interval (0 for one sample).
+ */
+double sim_mean_ci(const double *x, u32 n, u32 stride, double *half);
+
 /* splitmix64 */
 static inline u64 sim_rnd(u64 *s)
 {
