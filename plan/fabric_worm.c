@@ -1034,6 +1034,31 @@ int mc_fsim_mcast(struct mc_fsim *s, struct mc_fab_mcast *mm,
 	return 0;
 }
 
+int mc_fsim_retire(struct mc_fsim *s, const struct mc_fab_mcast *mm)
+{
+	u32 i;
+
+	for (i = 0; i < s->nruns; i++)
+		if (s->run[i].mm == mm)
+			break;
+	if (i == s->nruns)
+		return -ENOENT;
+	/* run_of() finds runs by tag: their order in the table is free. */
+	s->run[i] = s->run[--s->nruns];
+	return 0;
+}
+
+int mc_fsim_send(struct mc_fsim *s, u32 src, const u32 *dest, u32 ndest,
+		 u32 flits, struct mc_fab_hop *fpath, struct mc_fw_hop *wpath,
+		 u32 npath, u64 t, u64 cookie, const char **why)
+{
+	if (s->model == MC_FSIM_FLIT)
+		return mc_fab_send(&s->flit, src, dest, ndest, flits, fpath,
+				   npath, t, cookie, why);
+	return mc_fw_send(&s->worm, src, dest, ndest, flits, wpath, npath, t,
+			  cookie, why);
+}
+
 u64 mc_fsim_run(struct mc_fsim *s, u64 until)
 {
 	if (s->model == MC_FSIM_FLIT)

@@ -212,7 +212,15 @@ struct mc_fsim_ops {
 		     u64 t_ns);
 };
 
-#define MC_FSIM_MAX_RUNS	64
+/*
+ * Runs in the table at once.  A continuous workload (mcastsim load) keeps
+ * hundreds in flight on a 16x16 torus near saturation and retires each
+ * when it is over, so the table holds the ones in flight only.
+ */
+#define MC_FSIM_MAX_RUNS	1024
+
+/* A tag no run may have: the cookie of worms sent by mc_fsim_send(). */
+#define MC_FSIM_TAG_NONE	0xffffffffu
 
 /* A planned multicast: fabric_mcast.h's, and the worm model's paths. */
 struct mc_fsim_run {
@@ -247,6 +255,24 @@ int mc_fsim_init(struct mc_fsim *s, enum mc_fsim_model model,
  */
 int mc_fsim_mcast(struct mc_fsim *s, struct mc_fab_mcast *mm,
 		  struct mc_fw_hop *whops, u64 t0);
+
+/*
+ * Take @mm's run out of the table (-ENOENT if it is not there): its slot
+ * and its tag are free again.  Worms of it still in the fabric go on, but
+ * their copies and ends are no longer booked in @mm (the observers still
+ * see them).  Retire a run once its last worm is done.
+ */
+int mc_fsim_retire(struct mc_fsim *s, const struct mc_fab_mcast *mm);
+
+/*
+ * One worm outside any run (background traffic): as mc_fab_send or
+ * mc_fw_send, with @fpath (flit level) or @wpath (worm level) of @npath =
+ * mc_fab_path_len() hops; the other may be NULL.  @cookie >> 32 must be no
+ * run's tag (MC_FSIM_TAG_NONE).  Returns the worm's slot or -errno.
+ */
+int mc_fsim_send(struct mc_fsim *s, u32 src, const u32 *dest, u32 ndest,
+		 u32 flits, struct mc_fab_hop *fpath, struct mc_fw_hop *wpath,
+		 u32 npath, u64 t, u64 cookie, const char **why);
 
 /* Run to @until; returns cycles simulated. */
 u64 mc_fsim_run(struct mc_fsim *s, u64 until);

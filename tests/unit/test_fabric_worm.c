@@ -11,6 +11,11 @@
  * the cases cover waiting worms, and two worms sharing one link (which
  * the worm level moves flit by flit: fabric_worm.h).
  *
+ * A third of the cases are played as a continuous workload does
+ * (mcastsim load): the fabric runs up to each multicast's start before it
+ * is handed over, lone unicast worms (mc_fsim_send) come in between, and
+ * a multicast is retired (mc_fsim_retire) once its last copy is in.
+ *
  *   test_fabric_worm [cases [seed]]      (default 8000 cases, seed 14)
  */
 #include "tsched.h"
@@ -18,6 +23,7 @@
 
 #define MAX_RUNS	6
 #define MAX_EV		(1u << 16)
+#define MAX_UNI		8
 
 struct event {
 	u32 kind;		/* 0 deliver, 1 done */
@@ -75,6 +81,10 @@ struct kase {
 	u32 flits;
 	u8 header;		/* enum mc_fab_header: the worms' lengths vary */
 	u64 t0[MAX_RUNS];
+	bool cont;		/* continuous: run to each start, retire */
+	u32 nuni;		/* continuous: lone unicast worms */
+	u32 usrc[MAX_UNI], udst[MAX_UNI];
+	u64 ut[MAX_UNI];
 	char desc[512];
 };
 
@@ -120,9 +130,79 @@ static void run_free(struct mc_fab_mcast *mm, struct mc_fw_hop *whops)
 	free(whops);
 }
 
+/* The lone worms' paths, both levels' (only the model's is used). */
+struct uni {
+	struct mc_fab_hop *fpath[MAX_UNI];
+	struct mc_fw_hop *wpath[MAX_UNI];
+};
+
+static void uni_send(const struct kase *k, struct mc_fsim *s, struct uni *u,
+		     u32 i)
+{
+	const char *why = NULL;
+	u32 n = mc_fab_path_len(&k->t, k->usrc[i], &k->udst[i], 1, &why);
+
+	u->fpath[i] = xcalloc(n + 1, sizeof(struct mc_fab_hop));
+	u->wpath[i] = xcalloc(n + 1, sizeof(struct mc_fw_hop));
+	if (mc_fsim_send(s, k->usrc[i], &k->udst[i], 1, k->flits, u->fpath[i],
+			 u->wpath[i], n, k->ut[i],
+			 (u64)MC_FSIM_TAG_NONE << 32 | i, &why) < 0)
+		diag("%s: mc_fsim_send: %s", k->desc, why ? why : "?");
+}
+
+/* Retire the runs whose every copy is in. */
+static void retire_done(const struct kase *k, struct mc_fsim *s,
+			struct mc_fab_mcast *mm, bool *live)
+{
+	u32 r;
+
+	for (r = 0; r < k->nruns; r++)
+		if (live[r] && mm[r].received == k->b[r].s.ndest) {
+			if (mc_fsim_retire(s, &mm[r]))
+				diag("%s: run %u not in the table", k->desc, r);
+			live[r] = false;
+		}
+}
+
+/*
+ * The continuous way: run to the next start (a multicast's or a lone
+ * worm's, in time order), hand it over, retire what is complete.
+ */
+static u64 play_cont(const struct kase *k, struct mc_fsim *s,
+		     struct mc_fab_mcast *mm, struct mc_fw_hop **whops,
+		     struct uni *u)
+{
+	bool live[MAX_RUNS] = { false }, used[MAX_RUNS] = { false };
+	u32 ui = 0, n, r, best;
+	u64 ran = 0;
+
+	for (n = 0; n < k->nruns; n++) {
+		best = MAX_RUNS;
+		for (r = 0; r < k->nruns; r++)
+			if (!used[r] && (best == MAX_RUNS ||
+					 k->t0[r] < k->t0[best]))
+				best = r;
+		for (; ui < k->nuni && k->ut[ui] < k->t0[best]; ui++) {
+			ran += mc_fsim_run(s, k->ut[ui]);
+			retire_done(k, s, mm, live);
+			uni_send(k, s, u, ui);
+		}
+		ran += mc_fsim_run(s, k->t0[best]);
+		retire_done(k, s, mm, live);
+		used[best] = live[best] = true;
+		mc_fsim_mcast(s, &mm[best], whops[best], k->t0[best]);
+	}
+	for (; ui < k->nuni; ui++) {
+		ran += mc_fsim_run(s, k->ut[ui]);
+		uni_send(k, s, u, ui);
+	}
+	return ran + mc_fsim_run(s, U64_MAX);
+}
+
 static void play(const struct kase *k, enum mc_fsim_model model,
 		 struct outcome *o)
 {
+	struct uni u;
 	struct mc_fab_mcast mm[MAX_RUNS];
 	struct mc_fw_hop *whops[MAX_RUNS];
 	struct mc_fsim *s = xcalloc(1, sizeof(*s));
@@ -131,6 +211,7 @@ static void play(const struct kase *k, enum mc_fsim_model model,
 	u32 r;
 
 	memset(o, 0, sizeof(*o));
+	memset(&u, 0, sizeof(u));
 	o->log.ev = xcalloc(MAX_EV, sizeof(struct event));
 	if (mc_fsim_init(s, model, &k->t, &k->cfg, mem, &log_ops, &o->log,
 			 &why)) {
@@ -141,9 +222,13 @@ static void play(const struct kase *k, enum mc_fsim_model model,
 		memset(&mm[r], 0, sizeof(mm[r]));
 		run_alloc(&mm[r], &k->b[r].s, k->flits, r + 1, &whops[r]);
 		mm[r].header = k->header;
-		mc_fsim_mcast(s, &mm[r], whops[r], k->t0[r]);
+		if (!k->cont)
+			mc_fsim_mcast(s, &mm[r], whops[r], k->t0[r]);
 	}
-	o->ran = mc_fsim_run(s, U64_MAX);
+	if (k->cont)
+		o->ran = play_cont(k, s, mm, whops, &u);
+	else
+		o->ran = mc_fsim_run(s, U64_MAX);
 	o->st = *mc_fsim_stats(s);
 	o->cycles = mc_fsim_cycles(s);
 	o->now = mc_fsim_now(s);
@@ -158,6 +243,10 @@ static void play(const struct kase *k, enum mc_fsim_model model,
 		o->failed[r] = mm[r].failed;
 		o->send_errors[r] = mm[r].send_errors;
 		run_free(&mm[r], whops[r]);
+	}
+	for (r = 0; r < MAX_UNI; r++) {
+		free(u.fpath[r]);
+		free(u.wpath[r]);
 	}
 	free(mem);
 	free(s);
@@ -248,6 +337,23 @@ static u32 pick_of(struct rng *rng, const u32 *v, u32 n)
 	return v[rng_below(rng, n)];
 }
 
+/* Lone unicast worms at random times, in time order. */
+static void draw_uni(struct rng *rng, struct kase *k, u32 burst, char *p)
+{
+	u64 span = (k->flits + 8) * k->cfg.tau_n * burst + k->cfg.tau_s + 1;
+	u32 i, pick[2];
+
+	k->nuni = rng_below(rng, MAX_UNI + 1);
+	for (i = 0; i < k->nuni; i++) {
+		rng_subset(rng, k->t.nodes, 2, pick);
+		k->usrc[i] = pick[0];
+		k->udst[i] = pick[1];
+		k->ut[i] = (i ? k->ut[i - 1] : 0) + rng_below(rng, span / 2 + 1);
+	}
+	if (p < k->desc + sizeof(k->desc) - 64)
+		sprintf(p, " cont, %u unicasts", k->nuni);
+}
+
 /* Draw a case; false if a plan failed (not expected). */
 static bool draw(struct rng *rng, struct kase *k)
 {
@@ -284,6 +390,7 @@ static bool draw(struct rng *rng, struct kase *k)
 	k->nruns = 1 + rng_below(rng, MAX_RUNS);
 	/* starts: all at once, or spread over about a worm's time */
 	burst = rng_below(rng, 3);
+	k->cont = burst && !rng_below(rng, 2);
 	p += sprintf(p, "%s B=%u L=%u hdr=%u ts=%u tr=%u tn=%u ports=%u:",
 		     shape_str(&k->t), k->cfg.buffer_flits, k->flits,
 		     k->header, k->cfg.tau_s, k->cfg.tau_r, k->cfg.tau_n,
@@ -314,6 +421,8 @@ static bool draw(struct rng *rng, struct kase *k)
 				     rr ? "" : "", rr, ndst,
 				     (unsigned long long)k->t0[r]);
 	}
+	if (k->cont)
+		draw_uni(rng, k, burst, p);
 	return true;
 }
 
@@ -330,7 +439,7 @@ static void test_random(u32 cases, u64 seed)
 	struct rng rng = { seed };
 	u32 c, bad = 0, err = 0, blocked = 0, missed = 0, multi = 0;
 	u32 compared = 0, shared = 0, shared_blocked = 0, ports = 0;
-	u32 small = 0, large = 0, pure = 0;
+	u32 small = 0, large = 0, pure = 0, cont = 0, cont_blocked = 0;
 
 	for (c = 0; c < cases; c++) {
 		struct kase k;
@@ -352,6 +461,8 @@ static void test_random(u32 cases, u64 seed)
 		blocked += fo.st.blocked_ns != 0;
 		missed += fo.st.ir_missed != 0;
 		multi += k.nruns > 1;
+		cont += k.cont && k.nuni;
+		cont_blocked += k.cont && k.nuni && fo.st.blocked_ns;
 		ports += k.cfg.ports != 0;
 		small += k.flits < k.cfg.buffer_flits;
 		large += k.flits > k.cfg.buffer_flits;
@@ -372,6 +483,9 @@ static void test_random(u32 cases, u64 seed)
 	ok(shared * 10 >= compared && shared_blocked,
 	   "%u cases had two worms on one link's two channels (the worm level moved those flit by flit), %u of them with waiting worms too",
 	   shared, shared_blocked);
+	ok(cont * 10 >= compared && cont_blocked,
+	   "%u cases played continuously (run to each start, lone unicast worms, runs retired), %u of them with waiting worms",
+	   cont, cont_blocked);
 	ok(small && large && ports && missed,
 	   "lengths below B in %u cases, above in %u; fewer consumption channels in %u, copies missed in %u",
 	   small, large, ports, missed);
