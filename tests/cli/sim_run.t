@@ -125,6 +125,15 @@ run run --dir "$tmp/flit" --quick --model flit closed-form
 [ "$RC" = 0 ] && cmp -s "$tmp/closed-form.csv" "$tmp/flit/closed-form.csv"
 ok $? "closed-form at the flit level: the same CSV as at the worm level"
 
+# Seed 003: RB's plan against the paper's baselines, the notes' golden
+# tables (every conclusion holds, RB's 2D alpha and beta from its plan)
+run run --dir "$tmp" seed003
+[ "$RC" = 0 ] && [ "$(grep -c '^holds: ' "$tmp/seed003.txt")" = 5 ] &&
+	! grep -q "DOES NOT HOLD" "$tmp/seed003.txt"
+ok $? "run seed003: RB's alpha and beta (2D, 3D), the best algorithm by L (2D, 3D) and the sample latencies are the notes'"
+grep -q "^  2D: best on \[565, 16001): RB$" "$tmp/seed003.txt"
+ok $? "seed003: RB is the best 2D algorithm from L = 565 to 16000"
+
 # The experiments write their CSV, checks, gnuplot script and plots.
 run run --dir "$tmp" --quick fig6.8 fig4.16 fig4.17
 [ "$RC" = 0 ]
