@@ -5,6 +5,7 @@
  * seeds' studies.
  *
  *   mcastsim latency [options]   path-based multicasts on the IR fabric
+ *   mcastsim load [options]      multicasts arriving at a given load, with unicast traffic
  *   mcastsim steps [options]     U-torus step counts with physical link sharing
  *   mcastsim visits [options]    the link visits of their schedules
  *   mcastsim trace [options]     one multicast: each destination's time
@@ -24,6 +25,8 @@ static const struct {
 } studies[] = {
 	{ "latency", latency_main,
 	  "latency of multicasts alone on the simulated IR fabric (seed 000, Sec. 6.6)" },
+	{ "load", load_main,
+	  "multicasts and unicast traffic at a given load: latency, blocking, saturation" },
 	{ "steps", steps_main,
 	  "U-torus steps with physical link sharing (seed 000, Sec. 4.5)" },
 	{ "visits", visits_main,
