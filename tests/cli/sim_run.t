@@ -125,6 +125,16 @@ run run --dir "$tmp/flit" --quick --model flit closed-form
 [ "$RC" = 0 ] && cmp -s "$tmp/closed-form.csv" "$tmp/flit/closed-form.csv"
 ok $? "closed-form at the flit level: the same CSV as at the worm level"
 
+# Seed 001: one multicast on random lattice switch graphs: optimal steps,
+# contention-free schedules, and the paper's statements
+run run --dir "$tmp" seed001
+[ "$RC" = 0 ] && [ "$(grep -c '^holds: ' "$tmp/seed001.txt")" = 5 ] &&
+	! grep -q "DOES NOT HOLD" "$tmp/seed001.txt"
+ok $? "run seed001: ceil(log2(d+1)) steps, depth-contention-free, near the bound, 2 % at 95 %"
+awk -F, 'NR > 1 && ($5 < $7 || $4 != int(log($2 + 1) / log(2) + 0.9999999)) { bad = 1 } END { exit bad }' \
+	"$tmp/seed001.csv"
+ok $? "seed001.csv: no latency below ceil(log2(d+1)) t_startup, every step count the bound"
+
 # Seed 003: RB's plan against the paper's baselines, the notes' golden
 # tables (every conclusion holds, RB's 2D alpha and beta from its plan)
 run run --dir "$tmp" seed003

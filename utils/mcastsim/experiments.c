@@ -258,6 +258,7 @@ static const struct experiment experiments[] = {
 	{ "fig6.7", "latency against message length, 64x64, m = 512", exp_fig6_7 },
 	{ "fig6.8", "total link visits, 4096-node 2D and 3D", exp_fig6_8 },
 	{ "closed-form", "contention-free latency closed forms, both parameter sets", exp_closed_form },
+	{ "seed001", "one multicast on random lattice switch graphs, 64 and 256 switches (Fig 3)", exp_seed001 },
 	{ "seed003", "recursion-based broadcast against its baselines, n = 5, 2D and 3D (Figs 4, 8)", exp_seed003 },
 };
 

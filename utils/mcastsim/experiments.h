@@ -76,6 +76,7 @@ EXPERIMENT(exp_fig6_6);
 EXPERIMENT(exp_fig6_7);
 EXPERIMENT(exp_fig6_8);
 EXPERIMENT(exp_closed_form);
+EXPERIMENT(exp_seed001);
 EXPERIMENT(exp_seed003);
 
 #endif /* MCASTSIM_EXPERIMENTS_H */
