@@ -31,8 +31,16 @@ lossy() {
 	# loss and 25 % reordering one completion-mode send has taken 25 s,
 	# and three of each size over 30 s (the default wait), and receivers
 	# would stop waiting between two messages
-	IDLE=20000 _wait=wait
+	IDLE=20000 _wait=wait FAIL_OK=0
 	[ "$(node_transport 0)" = tcp ] && IDLE=90000 _wait=wait=90000
+	# and a segment lost again and again keeps the connection silent
+	# for seconds (0.2 + 0.4 + 0.8 + ...): past the failure detector's
+	# budget the sender reports that peer failed (failed means "not
+	# confirmed"), takes over its subtree, and a completion-mode send
+	# names it; two CI runs in a row saw it.  Over TCP the rounds hold
+	# the contract (delivered once, or reported) rather than "none
+	# failed": issue 9 keeps the detector's TCP budget open.
+	[ "$(node_transport 0)" = tcp ] && FAIL_OK=1
 	_mem=$(random_nodes 7 "$4")
 	_coords=''
 	for _u in $_mem; do
