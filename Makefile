@@ -41,7 +41,7 @@
 #                        the module (INSTALL_MOD_PATH defaults to $(DESTDIR))
 #   make install-tools   mcastbed, mcastbed-peers, mcastbed-routes,
 #                        mcastbed-swroutes, mcastperf and mcastsim into
-#                        $(DESTDIR)$(BINDIR)
+#                        $(DESTDIR)$(BINDIR), mcastsim(1) into $(MANDIR)
 #   make install-lib     libmcast.so.1, its headers, libmcast.pc and man pages
 #                        under $(DESTDIR)$(PREFIX)
 #   make checkpatch      checkpatch.pl over kmod/ and plan/
@@ -586,6 +586,8 @@ install-tools: $(PERF) $(SIM) $(BEDPEERS) $(BEDROUTES) $(BEDSWROUTES)
 	$(INSTALL) -m 0755 $(BEDSWROUTES) $(DESTDIR)$(BINDIR)/mcastbed-swroutes
 	$(INSTALL) -m 0755 $(PERF) $(DESTDIR)$(BINDIR)/mcastperf
 	$(INSTALL) -m 0755 $(SIM) $(DESTDIR)$(BINDIR)/mcastsim
+	$(INSTALL) -d $(DESTDIR)$(MANDIR)/man1
+	$(INSTALL) -m 0644 utils/mcastsim/mcastsim.1 $(DESTDIR)$(MANDIR)/man1
 
 .PHONY: install install-bin install-lib
 install: install-bin install-lib install-system $(if $(HAVE_KDIR),modules_install,module-skip)

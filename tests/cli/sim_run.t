@@ -166,5 +166,17 @@ run run --dir "$tmp" --quick fig4.17
 cmp -s "$tmp/fig4.17.csv" "$tmp/first.csv"
 ok $? "run fig4.17 twice: the same CSV"
 
+# the man page renders without groff warnings and names every study
+if command -v groff > /dev/null; then
+	warn=$(groff -man -ww -z -t utils/mcastsim/mcastsim.1 2>&1)
+	txt=$(groff -man -Tascii -P-bcou utils/mcastsim/mcastsim.1 2>/dev/null)
+	miss=''
+	for s in latency trace load steps visits run; do
+		grep -qE "^       $s( |\$)" <<<"$txt" || miss="$miss $s"
+	done
+	[ -z "$warn" ] && [ -z "$miss" ]
+	ok $? "mcastsim.1 renders without warnings and names every study (warnings: $warn; missing:$miss)"
+fi
+
 echo "1..$n"
 [ "$failed" = 0 ]
