@@ -107,7 +107,7 @@ run run
 [ "$RC" = 2 ]
 ok $? "run with no experiment: exit 2"
 run run --model bogus closed-form
-[ "$RC" = 2 ] && grep -q -- "--model: 'bogus' is not worm or flit" <<<"$ERR"
+[ "$RC" = 2 ] && grep -q -- "--model: 'bogus' is not flit or worm" <<<"$ERR"
 ok $? "run --model bogus: exit 2, says so"
 
 # The closed form: an S-torus broadcast on 4096 nodes, every parameter

@@ -55,6 +55,7 @@ static int study_main(int argc, char **argv)
 static int vspawn(FILE *csv, bool header, const char *tag, const char *arg0,
 		  va_list ap)
 {
+	/* the study's output goes to an unlinked file (mkstemp's template) */
 	char *argv[MAX_ARGS], tmpl[] = "/tmp/mcastsim-run.XXXXXX", line[1024];
 	int argc = 0, fd, st;
 	FILE *in;
@@ -319,16 +320,11 @@ int run_main(int argc, char **argv)
 			o.scale = 40;
 			break;
 		case 'm':
-			if (strcmp(optarg, "worm") && strcmp(optarg, "flit"))
-				sim_die("--model: '%s' is not worm or flit",
-					optarg);
+			sim_model(optarg);	/* dies on a bad one */
 			o.model = optarg;
 			break;
 		case 'H':
-			if (strcmp(optarg, "none") && strcmp(optarg, "addr") &&
-			    strcmp(optarg, "compound"))
-				sim_die("--header: '%s' is not none, addr or compound",
-					optarg);
+			sim_header(optarg);
 			o.header = optarg;
 			break;
 		case 'L':

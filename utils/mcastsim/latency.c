@@ -61,27 +61,6 @@ static void usage(FILE *f)
 	      f);
 }
 
-static void parse_algos(const char *s, struct opts *o)
-{
-	char buf[512], *tok, *save = NULL, err[PARSE_ERR_MAX];
-
-	if (strlen(s) >= sizeof(buf))
-		sim_die("%s: list too long", "--algorithms");
-	strcpy(buf, s);
-	o->nalgo = 0;
-	for (tok = strtok_r(buf, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		if (o->nalgo == MAX_LIST)
-			sim_die("%s: at most 16 algorithms", "--algorithms");
-		if (parse_algorithm(tok, &o->algo[o->nalgo], &o->r[o->nalgo],
-				    err))
-			sim_die("--algorithms: %s", err);
-		if (o->algo[o->nalgo] == MC_ALGO_SEPARATE)
-			sim_die("--algorithms: %s is not simulated", tok);
-		o->nalgo++;
-	}
-}
-
 static void parse_args(int argc, char **argv, struct opts *o)
 {
 	static const struct option lo[] = {
@@ -110,7 +89,8 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	o->cfg = (struct mc_fab_cfg){ .vc_sets = 2, .buffer_flits = 2,
 		.tau_s = 95000, .tau_r = 75000, .tau_n = 500,
 		.max_worms = 65536 };
-	parse_algos("s-torus,md-torus,mu-torus:2,mu-torus:8", o);
+	o->nalgo = sim_parse_algos("s-torus,md-torus,mu-torus:2,mu-torus:8",
+				   o->algo, o->r, false);
 	o->nflits = sim_parse_list("8,512,16384", o->flits, 1u << 24, "--flits");
 	o->ndests = sim_parse_list("16,64,255", o->dests, MC_MAX_NODES, "--dests");
 	o->trials = 40;
@@ -123,7 +103,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 				sim_die("--topology: %s", err);
 			break;
 		case 'a':
-			parse_algos(optarg, o);
+			o->nalgo = sim_parse_algos(optarg, o->algo, o->r, false);
 			break;
 		case 'L':
 			o->nflits = sim_parse_list(optarg, o->flits, 1u << 24,
@@ -157,24 +137,10 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			o->csv = true;
 			break;
 		case 7:
-			if (!strcmp(optarg, "flit"))
-				o->model = MC_FSIM_FLIT;
-			else if (!strcmp(optarg, "worm"))
-				o->model = MC_FSIM_WORM;
-			else
-				sim_die("--model: %s is not flit or worm",
-					optarg);
+			o->model = sim_model(optarg);
 			break;
 		case 8:
-			if (!strcmp(optarg, "none"))
-				o->header = MC_FAB_HDR_NONE;
-			else if (!strcmp(optarg, "addr"))
-				o->header = MC_FAB_HDR_ADDR;
-			else if (!strcmp(optarg, "compound"))
-				o->header = MC_FAB_HDR_COMPOUND;
-			else
-				sim_die("--header: %s is not none, addr or compound",
-					optarg);
+			o->header = sim_header(optarg);
 			break;
 		case 'j':
 			o->jobs = sim_num(optarg, "--jobs");
@@ -279,15 +245,6 @@ static int trial(const struct opts *o, struct sim *sim,
 	free(whops);
 	free(mem);
 	return rc;
-}
-
-static const char *label(const struct opts *o, u32 a, char *buf, size_t n)
-{
-	if (o->algo[a] == MC_ALGO_MUTORUS)
-		snprintf(buf, n, "mu-torus(%u)", o->r[a]);
-	else
-		snprintf(buf, n, "%s", algo_name(o->algo[a]));
-	return buf;
 }
 
 /*
@@ -396,7 +353,7 @@ static void print_point(const struct opts *o, u32 m, u32 flits,
 		avg = sim_mean_ci(x, o->trials, 2, &avg_ci);
 		max = sim_mean_ci(x + 1, o->trials, 2, &max_ci);
 		blocked /= o->trials * 1000.0;
-		label(o, a, name, sizeof(name));
+		sim_algo_label(o->algo[a], o->r[a], name, sizeof(name));
 		if (o->csv)
 			printf("%u,%u,%u,%s,%u,%.3f,%.3f,%.3f,%.3f,%.3f\n",
 			       o->t.nodes, m, flits, name, o->trials, avg, max,

@@ -109,15 +109,6 @@ static void parse_rates(const char *s, struct lopts *o)
 		sim_die("%s: empty list", "--rate");
 }
 
-static enum mc_fsim_model parse_model(const char *s)
-{
-	if (!strcmp(s, "flit"))
-		return MC_FSIM_FLIT;
-	if (!strcmp(s, "worm"))
-		return MC_FSIM_WORM;
-	sim_die("--model: %s is not flit or worm", s);
-}
-
 static void set_defaults(struct lopts *o)
 {
 	char err[PARSE_ERR_MAX];
@@ -244,7 +235,7 @@ static void parse_args(int argc, char **argv, struct lopts *o)
 			o->csv = true;
 			break;
 		case 13:
-			o->model = parse_model(optarg);
+			o->model = sim_model(optarg);
 			break;
 		case 'h':
 			usage(stdout);
@@ -635,10 +626,7 @@ static void print_header(const struct lopts *o)
 {
 	char name[32];
 
-	if (o->algo == MC_ALGO_MUTORUS)
-		snprintf(name, sizeof(name), "mu-torus(%u)", o->r);
-	else
-		snprintf(name, sizeof(name), "%s", algo_name(o->algo));
+	sim_algo_label(o->algo, o->r, name, sizeof(name));
 	if (o->csv) {
 		printf("topology_nodes,algorithm,dests,flits,unicast_rate,offered,accepted,avg_us,avg_ci_us,last_us,last_ci_us,blocked_us_per_worm,copies_per_us,status\n");
 		return;
@@ -660,10 +648,7 @@ static void print_rate(const struct lopts *o, const struct load *l,
 {
 	char name[32];
 
-	if (o->algo == MC_ALGO_MUTORUS)
-		snprintf(name, sizeof(name), "mu-torus(%u)", o->r);
-	else
-		snprintf(name, sizeof(name), "%s", algo_name(o->algo));
+	sim_algo_label(o->algo, o->r, name, sizeof(name));
 	if (o->csv && l->saturated)
 		printf("%u,%s,%u,%u,%g,%g,%.6f,,,,,,,saturated\n", o->t.nodes,
 		       name, o->m, o->flits, o->urate, l->rate, f->accepted);

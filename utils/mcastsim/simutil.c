@@ -106,3 +106,55 @@ double sim_mean_ci(const double *x, u32 n, u32 stride, double *half)
 	*half = n > 1 ? sim_t975(n - 1) * sqrt(ss / (n - 1)) / sqrt(n) : 0;
 	return mean;
 }
+
+enum mc_fsim_model sim_model(const char *s)
+{
+	if (!strcmp(s, "flit"))
+		return MC_FSIM_FLIT;
+	if (!strcmp(s, "worm"))
+		return MC_FSIM_WORM;
+	sim_die("--model: '%s' is not flit or worm", s);
+}
+
+enum mc_fab_header sim_header(const char *s)
+{
+	if (!strcmp(s, "none"))
+		return MC_FAB_HDR_NONE;
+	if (!strcmp(s, "addr"))
+		return MC_FAB_HDR_ADDR;
+	if (!strcmp(s, "compound"))
+		return MC_FAB_HDR_COMPOUND;
+	sim_die("--header: '%s' is not none, addr or compound", s);
+}
+
+u32 sim_parse_algos(const char *s, enum mc_algo *algo, u32 *r, bool separate)
+{
+	char buf[512], *tok, *save = NULL, err[PARSE_ERR_MAX];
+	u32 n = 0;
+
+	if (strlen(s) >= sizeof(buf))
+		sim_die("%s: list too long", "--algorithms");
+	strcpy(buf, s);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (n == SIM_MAX_LIST)
+			sim_die("%s: at most 16 algorithms", "--algorithms");
+		if (parse_algorithm(tok, &algo[n], &r[n], err))
+			sim_die("--algorithms: %s", err);
+		if (algo[n] == MC_ALGO_SEPARATE && !separate)
+			sim_die("--algorithms: %s is not simulated", tok);
+		n++;
+	}
+	if (!n)
+		sim_die("%s: empty list", "--algorithms");
+	return n;
+}
+
+const char *sim_algo_label(enum mc_algo algo, u32 r, char *buf, size_t n)
+{
+	if (algo == MC_ALGO_MUTORUS)
+		snprintf(buf, n, "mu-torus(%u)", r);
+	else
+		snprintf(buf, n, "%s", algo_name(algo));
+	return buf;
+}

@@ -9,7 +9,8 @@
 
 #include <stddef.h>
 
-#include "mc_types.h"
+#include "fabric_worm.h"
+#include "schedule.h"
 
 #define SIM_MAX_LIST	16
 
@@ -23,6 +24,20 @@ u32 sim_parse_list(const char *s, u32 *out, u32 max, const char *what);
 u32 sim_num(const char *s, const char *what);
 /* Threads to use: the CPUs online, 1..64. */
 u32 sim_default_jobs(void);
+
+/*
+ * The options every study spells the same way; each dies (exit 2) naming
+ * the option on a bad value.
+ *   sim_model        --model flit|worm
+ *   sim_header       --header none|addr|compound
+ *   sim_parse_algos  --algorithms a,b,...: at most SIM_MAX_LIST into
+ *                    @algo/@r, separate addressing refused unless @separate
+ */
+enum mc_fsim_model sim_model(const char *s);
+enum mc_fab_header sim_header(const char *s);
+u32 sim_parse_algos(const char *s, enum mc_algo *algo, u32 *r, bool separate);
+/* "mu-torus(R)" or the algorithm's name, for tables and CSV. */
+const char *sim_algo_label(enum mc_algo algo, u32 r, char *buf, size_t n);
 
 /*
  * Student's t at 0.975 for @df degrees of freedom: a 95 % confidence

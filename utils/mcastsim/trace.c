@@ -65,17 +65,6 @@ static void parse_dests(const char *s, struct topts *o)
 	}
 }
 
-static enum mc_fab_header parse_header(const char *s)
-{
-	if (!strcmp(s, "none"))
-		return MC_FAB_HDR_NONE;
-	if (!strcmp(s, "addr"))
-		return MC_FAB_HDR_ADDR;
-	if (!strcmp(s, "compound"))
-		return MC_FAB_HDR_COMPOUND;
-	sim_die("--header: %s is not none, addr or compound", s);
-}
-
 static void parse_args(int argc, char **argv, struct topts *o)
 {
 	static const struct option lo[] = {
@@ -124,7 +113,7 @@ static void parse_args(int argc, char **argv, struct topts *o)
 			o->flits = sim_num(optarg, "--flits");
 			break;
 		case 1:
-			o->header = parse_header(optarg);
+			o->header = sim_header(optarg);
 			break;
 		case 2:
 			o->cfg.tau_s = sim_num(optarg, "--tau-s");
@@ -141,13 +130,7 @@ static void parse_args(int argc, char **argv, struct topts *o)
 			o->cfg.buffer_flits = (u16)sim_num(optarg, "--buffer");
 			break;
 		case 6:
-			if (!strcmp(optarg, "flit"))
-				o->model = MC_FSIM_FLIT;
-			else if (!strcmp(optarg, "worm"))
-				o->model = MC_FSIM_WORM;
-			else
-				sim_die("--model: %s is not flit or worm",
-					optarg);
+			o->model = sim_model(optarg);
 			break;
 		case 'h':
 			usage(stdout);

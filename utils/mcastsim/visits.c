@@ -42,24 +42,6 @@ static void usage(FILE *f)
 	      f);
 }
 
-static void parse_algos(const char *s, struct vopts *o)
-{
-	char buf[512], *tok, *save = NULL, err[PARSE_ERR_MAX];
-
-	if (snprintf(buf, sizeof(buf), "%s", s) >= (int)sizeof(buf))
-		sim_die("%s: list too long", "--algorithms");
-	o->nalgo = 0;
-	for (tok = strtok_r(buf, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		if (o->nalgo == SIM_MAX_LIST)
-			sim_die("%s: at most 16 algorithms", "--algorithms");
-		if (parse_algorithm(tok, &o->algo[o->nalgo], &o->r[o->nalgo],
-				    err))
-			sim_die("--algorithms: %s", err);
-		o->nalgo++;
-	}
-}
-
 static void parse_args(int argc, char **argv, struct vopts *o)
 {
 	static const struct option lo[] = {
@@ -77,7 +59,8 @@ static void parse_args(int argc, char **argv, struct vopts *o)
 
 	if (parse_topology("torus:64x64", &o->t, err))
 		sim_die("%s", err);
-	parse_algos("s-torus,md-torus,mu-torus:8,mu-torus:64,mu-torus:2", o);
+	o->nalgo = sim_parse_algos("s-torus,md-torus,mu-torus:8,mu-torus:64,mu-torus:2",
+				   o->algo, o->r, true);
 	o->ndests = sim_parse_list("16,64,256,1024", o->dests, MC_MAX_NODES,
 				   "--dests");
 	o->trials = 400;
@@ -89,7 +72,7 @@ static void parse_args(int argc, char **argv, struct vopts *o)
 				sim_die("--topology: %s", err);
 			break;
 		case 'a':
-			parse_algos(optarg, o);
+			o->nalgo = sim_parse_algos(optarg, o->algo, o->r, true);
 			break;
 		case 'm':
 			o->ndests = sim_parse_list(optarg, o->dests,
@@ -118,15 +101,6 @@ static void parse_args(int argc, char **argv, struct vopts *o)
 	}
 	if (!o->trials)
 		sim_die("%s: at least one trial", "--trials");
-}
-
-static const char *label(const struct vopts *o, u32 a, char *buf, size_t n)
-{
-	if (o->algo[a] == MC_ALGO_MUTORUS)
-		snprintf(buf, n, "mu-torus(%u)", o->r[a]);
-	else
-		snprintf(buf, n, "%s", algo_name(o->algo[a]));
-	return buf;
 }
 
 /* The mean link visits of @o->trials multicasts to @m destinations. */
@@ -189,7 +163,7 @@ int visits_main(int argc, char **argv)
 		if (!rc && !o.csv)
 			printf("\nm = %u\n", m);
 		for (a = 0; a < o.nalgo && !rc; a++) {
-			label(&o, a, name, sizeof(name));
+			sim_algo_label(o.algo[a], o.r[a], name, sizeof(name));
 			if (o.csv)
 				printf("%u,%u,%u,%s,%u,%.2f\n", o.t.nodes,
 				       o.t.n, m, name, o.trials, mean[a]);
