@@ -7,41 +7,8 @@
 #
 # MCASTSIM names the binary (default: build/mcastsim in the repository).
 
-set -u
-
-orig=$PWD
-cd "$(dirname "$0")/../.." || exit 1
-if [ -n "${MCASTSIM:-}" ]; then
-	case $MCASTSIM in /*) ;; *) MCASTSIM=$orig/$MCASTSIM ;; esac
-else
-	MCASTSIM=$PWD/build/mcastsim
-fi
-if [ ! -x "$MCASTSIM" ]; then
-	echo "Bail out! no mcastsim binary at $MCASTSIM (set MCASTSIM)"
-	exit 1
-fi
-
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
-
-ok() {	# ok STATUS DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
-
-run() {	# run ARGS...: sets OUT, ERR, RC
-	"$MCASTSIM" "$@" >"$tmp/out" 2>"$tmp/err"
-	RC=$?
-	OUT=$(cat "$tmp/out")
-	ERR=$(cat "$tmp/err")
-}
+# shellcheck source=tests/cli/simlib.sh
+. "$(dirname "$0")/simlib.sh"
 
 # CSV fields: 8 avg_us, 9 avg_ci_us, 10 last_us, 11 last_ci_us,
 # 12 blocked_us_per_worm, 13 copies_per_us, 14 status.
