@@ -34,6 +34,7 @@ ok() {	# ok STATUS DESCRIPTION
 	fi
 }
 
+# shellcheck disable=SC2034 # OUT, ERR, RC: for the sourcing test
 run() {	# run ARGS...: sets OUT, ERR, RC
 	"$MCASTSIM" "$@" >"$tmp/out" 2>"$tmp/err"
 	RC=$?
