@@ -121,7 +121,6 @@ static void on_node_state(void *ctx, uint32_t node, enum mcd_state old,
 		names[old], names[now]);
 }
 
-/* The kernel's local memberships changed: a new version of our record. */
 /* Logs what came and went between the sorted sets @a and @b. */
 static void log_local_diff(const uint32_t *a, uint32_t na, const uint32_t *b,
 			   uint32_t nb)
@@ -141,10 +140,10 @@ static void log_local_diff(const uint32_t *a, uint32_t na, const uint32_t *b,
 	}
 }
 
-static void on_local_changed(void *ctx)
+/* The groups that files here joined (the kernel's cache) into d->local. */
+static void read_local(struct mcd *d)
 {
 	uint32_t groups[MCD_MAX_GROUPS];
-	struct mcd *d = ctx;
 	uint32_t n, total;
 
 	total = mcd_kernel_local(&d->kernel, groups, MCD_MAX_GROUPS);
@@ -157,7 +156,15 @@ static void on_local_changed(void *ctx)
 	d->over_groups = total > MCD_MAX_GROUPS;
 	memcpy(d->local, groups, n * sizeof(groups[0]));
 	d->nlocal = n;
-	mcd_view_set_local(d->view, groups, n, now_ms());
+}
+
+/* The kernel's local memberships changed: a new version of our record. */
+static void on_local_changed(void *ctx)
+{
+	struct mcd *d = ctx;
+
+	read_local(d);
+	mcd_view_set_local(d->view, d->local, d->nlocal, now_ms());
 }
 
 static void on_peer_down(void *ctx, uint32_t node)
@@ -396,6 +403,10 @@ static int start(struct mcd *d, int rcvbuf)
 	vc.dead_ms = d->conf.dead_ms;
 	vc.sync_ms = d->conf.sync_ms;
 	vc.monitors = d->conf.monitors;
+	/* a restart announces the groups it found, not none for a while */
+	read_local(d);
+	vc.groups = d->local;
+	vc.ngroups = d->nlocal;
 	err = open_udp(d);
 	if (err) {
 		free(ids);
@@ -408,7 +419,6 @@ static int start(struct mcd *d, int rcvbuf)
 	if (!d->view)
 		return -ENOMEM;
 	install_static(d);
-	on_local_changed(d);
 	return 0;
 }
 

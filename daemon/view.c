@@ -969,12 +969,16 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-int mcd_view_set_local(struct mcd_view *v, const uint32_t *groups,
-		       uint32_t n, uint64_t now_ms)
+/*
+ * @groups (any order, repeats dropped) sorted into a new array *@out of
+ * *@m ids (NULL when none).
+ */
+static int norm_groups(const uint32_t *groups, uint32_t n, uint32_t **out,
+		       uint32_t *m)
 {
-	struct rec *me = &v->rec[v->self];
-	uint32_t *g = NULL, i, m = 0;
+	uint32_t *g = NULL, i;
 
+	*m = 0;
 	for (i = 0; i < n; i++)
 		if (!groups[i])
 			return -EINVAL;
@@ -985,13 +989,26 @@ int mcd_view_set_local(struct mcd_view *v, const uint32_t *groups,
 		memcpy(g, groups, (size_t)n * sizeof(*g));
 		qsort(g, n, sizeof(*g), cmp_u32);
 		for (i = 0; i < n; i++)
-			if (!m || g[m - 1] != g[i])
-				g[m++] = g[i];
+			if (!*m || g[*m - 1] != g[i])
+				g[(*m)++] = g[i];
 	}
-	if (m > MCD_MAX_GROUPS) {
+	if (*m > MCD_MAX_GROUPS) {
 		free(g);
 		return -E2BIG;
 	}
+	*out = g;
+	return 0;
+}
+
+int mcd_view_set_local(struct mcd_view *v, const uint32_t *groups,
+		       uint32_t n, uint64_t now_ms)
+{
+	struct rec *me = &v->rec[v->self];
+	uint32_t *g = NULL, m;
+	int err = norm_groups(groups, n, &g, &m);
+
+	if (err)
+		return err;
 	if (m == me->ngroups &&
 	    (!m || !memcmp(g, me->groups, m * sizeof(*g)))) {
 		free(g);
@@ -1091,6 +1108,7 @@ struct mcd_view *mcd_view_new(const struct mcd_view_cfg *cfg,
 			      uint64_t now_ms)
 {
 	struct mcd_view *v;
+	uint32_t *g = NULL, m;
 	struct rec *me;
 
 	if (!cfg_ok(cfg, ops))
@@ -1120,6 +1138,17 @@ struct mcd_view *mcd_view_new(const struct mcd_view_cfg *cfg,
 	me->inc = cfg->incarnation;
 	me->version = 1;
 	me->last_heard = now_ms;
+	/*
+	 * The groups joined here go out in the first announce: a restarted
+	 * daemon announcing none would drop this node from its groups on
+	 * every node until its next version (sends to them would skip it).
+	 */
+	if (norm_groups(cfg->groups, cfg->ngroups, &g, &m)) {
+		mcd_view_free(v);
+		return NULL;
+	}
+	me->groups = g;
+	me->ngroups = (uint16_t)m;
 	start(v, now_ms);
 	return v;
 }

@@ -42,6 +42,8 @@ struct mcd_view_cfg {
 	uint32_t dead_ms;	/* suspicion not refuted: dead after this */
 	uint32_t sync_ms;	/* anti-entropy: one digest this often */
 	uint32_t monitors;	/* 0: ceil(sqrt(nnodes - 1)) */
+	const uint32_t *groups;	/* joined here at the start (any order) */
+	uint32_t ngroups;	/* at most MCD_MAX_GROUPS */
 };
 
 /*
@@ -62,7 +64,11 @@ struct mcd_view_ops {
 
 struct mcd_view;
 
-/* NULL: bad @cfg (self not configured, duplicate ids, ...) or no memory. */
+/*
+ * A new life of this node, announced at once with @cfg's groups.  NULL:
+ * bad @cfg (self not configured, duplicate ids, a group 0 or more than
+ * MCD_MAX_GROUPS, ...) or no memory.
+ */
 struct mcd_view *mcd_view_new(const struct mcd_view_cfg *cfg,
 			      const struct mcd_view_ops *ops, void *ctx,
 			      uint64_t now_ms);

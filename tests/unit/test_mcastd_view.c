@@ -87,6 +87,8 @@ struct sim {
 	/* failures counted along the way */
 	uint64_t back, false_deaths, input_errs, stuck, odd_groups;
 	bool count_false, fuzzing;
+	/* a view reported group watch_group without node watch (+1; 0: off) */
+	uint32_t watch, watch_group, blips;
 	struct mcd_view_stats total;	/* of every life that ended */
 	uint32_t downs;
 };
@@ -202,6 +204,16 @@ static void check_key(struct node *nd, uint32_t j)
 	*l = k;
 }
 
+static bool has_node(const uint32_t *nodes, uint32_t n, uint32_t id)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		if (nodes[i] == id)
+			return true;
+	return false;
+}
+
 static void cb_members(void *ctx, uint32_t group, const uint32_t *nodes,
 		       uint32_t n)
 {
@@ -214,6 +226,9 @@ static void cb_members(void *ctx, uint32_t group, const uint32_t *nodes,
 	}
 	memcpy(nd->rep[group], nodes, n * sizeof(*nodes));
 	nd->nrep[group] = n;
+	if (nd->s->watch && group == nd->s->watch_group &&
+	    nd->id != nd->s->watch - 1 && !has_node(nodes, n, nd->s->watch - 1))
+		nd->s->blips++;
 }
 
 static void cb_state(void *ctx, uint32_t node, enum mcd_state old,
@@ -270,12 +285,15 @@ static void set_local(struct node *nd)
 	refresh(nd);
 }
 
+/* A new life, with the groups its node's files had joined (as mcastd). */
 static void node_up(struct sim *s, struct node *nd)
 {
+	uint32_t g[NGRP];
 	struct mcd_view_cfg c = {
 		.self = nd->id, .nodes = s->ids, .nnodes = s->n,
 		.heartbeat_ms = HB_MS, .suspect_ms = SUSPECT_MS,
-		.dead_ms = DEAD_MS, .sync_ms = SYNC_MS,
+		.dead_ms = DEAD_MS, .sync_ms = SYNC_MS, .groups = g,
+		.ngroups = mask_groups(nd->mask, g),
 	};
 
 	/* A new life: an incarnation above the last (the daemon's clock). */
@@ -289,7 +307,7 @@ static void node_up(struct sim *s, struct node *nd)
 		printf("Bail out! mcd_view_new\n");
 		exit(2);
 	}
-	set_local(nd);
+	refresh(nd);
 }
 
 static void add_stats(struct mcd_view_stats *a, const struct mcd_view *v)
@@ -921,6 +939,31 @@ static void false_suspicion(struct sim *s, const char *what)
 	   "everywhere", what, x, y);
 }
 
+/*
+ * A member's daemon restarts well within suspect (kill -9, systemd starts
+ * it again): its new life announces its groups at once, so no view ever
+ * reports one of them without it, and sends never skip it.
+ */
+static void quick_restart(struct sim *s, const char *what)
+{
+	uint32_t x = pick_up(s);
+	struct node *nd = &s->node[x];
+
+	nd->mask |= 1;
+	set_local(nd);
+	run_to(s, s->now + 3000);
+	s->watch = x + 1;
+	s->watch_group = 1;
+	s->blips = 0;
+	node_down(nd);
+	nd->up_at = s->now + SUSPECT_MS / 4;
+	run_to(s, s->now + 3000);
+	s->watch = 0;
+	ok(!s->blips && up(nd),
+	   "%s: node %u restarted within suspect: no view dropped it from "
+	   "group 1 (%u reports without it)", what, x, s->blips);
+}
+
 static void scenario(uint32_t n, uint32_t loss_pm, uint64_t seed,
 		     uint64_t chaos_ms, uint32_t joins)
 {
@@ -947,6 +990,7 @@ static void scenario(uint32_t n, uint32_t loss_pm, uint64_t seed,
 	steady_rate(s, what);
 	partition_timed(s, what);
 	false_suspicion(s, what);
+	quick_restart(s, what);
 	run_to(s, s->now + 5000);
 	check_view(s, what);
 	check_counters(s, what, true);
