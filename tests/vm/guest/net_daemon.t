@@ -151,7 +151,12 @@ else
 fi
 
 # --- kill -9 of a member's daemon under traffic, and its restart
-ep=$(mcastbed exec 13 mcastctl -j group show 40 | sed -n 's/.*"epoch":\([0-9]*\).*/\1/p')
+# epoch of group 40 in node $1's kernel
+gepoch() { # NODE
+	mcastbed exec "$1" mcastctl -j group show 40 | sed -n 's/.*"epoch":\([0-9]*\).*/\1/p'
+}
+ep=$(gepoch 13)
+ep0=$(gepoch 0)
 mcastbed exec 0 mcast_probe tx g:40 500 count=40 gap=100 wait=30000 > "$W/tx.k" 2>&1 &
 txpid=$!
 sleep 1
@@ -160,16 +165,29 @@ sleep 1
 run_ok "restart it" mcastbed daemon 13 start
 run_ok "the restarted daemon sees the cluster" mcastbed daemon 13 wait
 wait "$txpid"
-# every send completed: the messages are in node 13's kernel; its
-# receiver may still be printing them (a fixed sleep missed one once)
-wait_lines 40 '^msg src=0 .* len=500 .*ok=1' "$W/rx.13"
-n13=$(grep -c '^msg src=0 .* len=500 .*ok=1' "$W/rx.13")
-u13=$(awk '$1 == "msg" && $4 == "len=500" { print $3 }' "$W/rx.13" | sort -u | wc -l)
-[ "$n13 $u13" = "40 40" ] ||
-	diag "$(cat "$W/tx.k")" "$(grep -v 'len=500 .*ok=1' "$W/rx.13")"
-is "$n13 $u13" "40 40" "node 13 got all 40 messages once each across its daemon's restart"
-ep2=$(mcastbed exec 13 mcastctl -j group show 40 | sed -n 's/.*"epoch":\([0-9]*\).*/\1/p')
-is "$ep2" "$ep" "the restart changed nothing in node 13's kernel (epoch $ep)"
+# Every send completed, or named who it could not confirm (completion
+# mode's contract; a TCG guest under load can stall past the retries).
+# Node 13's receiver may still be printing (a fixed sleep missed one).
+named=$(grep -c -E "failed=(.*,)?13(,|\$)" "$W/tx.k")
+wait_lines $((40 - named)) '^msg src=0 .* len=500 .*ok=1' "$W/rx.13"
+got=$(once_in_order "$W/rx.13" 500)
+# the sent messages node 13 did not get and the sender did not name
+lost=$(awk '$1 == "sent" { s[$3] = 1; if ($0 ~ /failed=(.*,)?13(,|$)/) named[$3] = 1 }
+	$1 == "msg" && $4 == "len=500" { got[$3] = 1 }
+	END { for (q in s) if (!(q in got) && !(q in named)) printf "%s ", q }' \
+	"$W/tx.k" "$W/rx.13")
+if [ -n "$lost" ] || [ "${got#* }" != "once, in order" ] || [ "$(gepoch 0)" != "$ep0" ]; then
+	diag "lost unnamed: $lost" "node 0's epoch $ep0 -> $(gepoch 0)" \
+		"$(grep -v 'rc=0 nfailed=0' "$W/tx.k")" \
+		"$(grep -v 'len=500 .*ok=1' "$W/rx.13")" \
+		"node 13: $(mcastbed exec 13 mcastctl -j stats show group 40 2>&1)" \
+		"node 0's mcastd: $(tail -30 "$STATE/mcastd.0.log")" \
+		"node 13's mcastd: $(tail -30 "$STATE/mcastd.13.log")"
+fi
+is "$(grep -c '^sent' "$W/tx.k") ${got#* } ${lost:-none}" "40 once, in order none" \
+	"node 13 got each of the 40 messages once ($got) across its daemon's restart, or the sender named it ($named)"
+is "$(gepoch 13)" "$ep" "the restart changed nothing in node 13's kernel (epoch $ep)"
+is "$(gepoch 0)" "$ep0" "... nor in the sender's (epoch $ep0)"
 if s=$(converge 40 '[[0,3],[3,1]]' 30); then
 	pass "after the restart the members are still 0,3 3,1 everywhere"
 else
