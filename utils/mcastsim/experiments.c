@@ -260,6 +260,7 @@ static const struct experiment experiments[] = {
 	{ "fig6.8", "total link visits, 4096-node 2D and 3D", exp_fig6_8 },
 	{ "closed-form", "contention-free latency closed forms, both parameter sets", exp_closed_form },
 	{ "seed001", "one multicast on random lattice switch graphs, 64 and 256 switches (Fig 3)", exp_seed001 },
+	{ "seed002", "router study: oblivious and Duato, input- and output-driven, 16x16 torus and mesh (Tables 5.3-5.6, B.1, B.2, B.4, B.5)", exp_seed002 },
 	{ "seed003", "recursion-based broadcast against its baselines, n = 5, 2D and 3D (Figs 4, 8)", exp_seed003 },
 };
 

@@ -9,6 +9,7 @@
  *   mcastsim steps [options]     U-torus step counts with physical link sharing
  *   mcastsim visits [options]    the link visits of their schedules
  *   mcastsim trace [options]     one multicast: each destination's time
+ *   mcastsim router [options]    seed 002's packet routers under unicast load
  *   mcastsim run EXPERIMENT      a seed's figure: CSV, checks and plot
  *
  * Each study is its own file and parses its own options.
@@ -33,6 +34,8 @@ static const struct {
 	  "link visits of a multicast's schedule (seed 000, Fig 6.8)" },
 	{ "trace", trace_main,
 	  "one multicast on the fabric: each destination's arrival (live vs simulated)" },
+	{ "router", router_main,
+	  "packet routers (DO, Duato) under unicast load: seed 002's router study" },
 	{ "run", run_main,
 	  "reproduce a seed's figure by name (mcastsim run --list)" },
 };

@@ -69,6 +69,7 @@ void sim_pick(u64 *seed, u32 n, u32 cnt, u32 *perm, u32 *out);
 /* The studies: each parses its own options (argv[0] is its name). */
 int latency_main(int argc, char **argv);
 int load_main(int argc, char **argv);
+int router_main(int argc, char **argv);
 int run_main(int argc, char **argv);
 int steps_main(int argc, char **argv);
 int trace_main(int argc, char **argv);

@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# mcastsim router: seed 002's packet router model (router_model.c).  The
+# generator's test vectors, the zero-load latency the pipeline implies,
+# the mean hop distances, the traffic patterns, conservation below
+# saturation and progress far above it, the seed002 experiment, and the
+# error contract.  TAP output.
+#
+# MCASTSIM names the binary (default: build/mcastsim in the repository).
+
+# shellcheck source=tests/cli/simlib.sh
+. "$(dirname "$0")/simlib.sh"
+
+field() {	# field LINE N
+	cut -d, -f"$2" <<<"$1"
+}
+
+# The seed's generator, X(n) = 397204094 X(n-1) mod 2^31 - 1 (notes 3.5).
+run router --selftest
+[ "$RC" = 0 ] && grep -qx 'X10000 10939054' <<<"$OUT" &&
+	grep -qx 'X1..X5 397204094 2083249653 858616159 557054349 1979126465' <<<"$OUT" &&
+	grep -qx 'stride 512 403747358' <<<"$OUT" &&
+	grep -qx 'selftest: ok' <<<"$OUT"
+ok $? "generator: X10000 from 1 is 10939054, stream stride 512 is 403747358 ($(sed -n 2p <<<"$OUT"))"
+
+# A packet alone over h hops takes h (N + 1) + N + 19 cycles (20 words):
+# node latency N is 3 for DO, 4 for Duato, so one cycle more a hop.
+probe() {	# probe WHAT N HOPS ARGS...
+	local what=$1 lat=$2 hops=$3 want
+	shift 3
+	want=$((hops * (lat + 1) + lat + 19))
+	run router "$@"
+	[ "$RC" = 0 ] && [ "$OUT" = "latency $want hops $hops" ]
+	ok $? "$what: $OUT (want $want over $hops hops)"
+}
+probe "DO torus 0 -> 0x88" 3 16 --probe 0:0x88
+probe "Duato torus 0 -> 0x88" 4 16 -a duato --probe 0:0x88
+probe "DO torus 0 -> 1" 3 1 --probe 0:1
+probe "Duato torus 0 -> 1" 4 1 -a duato --probe 0:1
+probe "DO torus 0 -> 15 (the wrap link)" 3 1 --probe 0:15
+probe "DO torus to itself" 3 0 --probe 37:37
+probe "DO mesh corner to corner" 3 30 --mesh --probe 0:255
+probe "Duato mesh corner to corner" 4 30 -t mesh:16x16 -a duato --probe 255:0
+
+# Mean hop distance under random traffic (self included): exact, and as
+# delivered at a low load.
+run router --hops
+[ "$OUT" = "mean hops 8.0000" ]
+ok $? "torus 16x16 random: $OUT (8)"
+run router --mesh --hops
+[ "$OUT" = "mean hops 10.6250" ]
+ok $? "mesh 16x16 random: $OUT (10.625)"
+run router --load 0.1 --warmup 1000 --batches 4 --batch-size 3000 --csv
+line=$(sed -n 2p <<<"$OUT")
+awk -v h="$(field "$line" 11)" 'BEGIN { exit !(h > 7.9 && h < 8.1) }'
+ok $? "torus, load 0.1: delivered packets average $(field "$line" 11) hops"
+torus_low=$line
+run router --mesh --load 0.1 --warmup 1000 --batches 4 --batch-size 3000 --csv
+line=$(sed -n 2p <<<"$OUT")
+awk -v h="$(field "$line" 11)" 'BEGIN { exit !(h > 10.5 && h < 10.75) }'
+ok $? "mesh, load 0.1: delivered packets average $(field "$line" 11) hops"
+
+# At a light load the mean latency is near the zero-load 8 x 4 + 22 = 54.
+awk -v l="$(field "$torus_low" 9)" 'BEGIN { exit !(l >= 54 && l < 60) }'
+ok $? "torus DO, load 0.1: mean latency $(field "$torus_low" 9) cycles (zero load 54)"
+
+# The traffic patterns (8 address bits, row-major ids).
+pattern() {	# pattern NAME NODE WANT
+	run router --traffic "$1" --map "$2"
+	[ "$RC" = 0 ] && [ "$OUT" = "$3" ]
+	ok $? "$1 of $2: $OUT (want $3)"
+}
+pattern transpose 0x12 "18 -> 33"
+pattern transpose 0x7 "7 -> 112"
+pattern bitrev 1 "1 -> 128"
+pattern bitrev 0x0f "15 -> 240"
+pattern complement 0 "0 -> 255"
+pattern complement 0x5a "90 -> 165"
+pattern shuffle 0x81 "129 -> 3"
+pattern shuffle 0x40 "64 -> 128"
+pattern random 9 "9: probability 0.003906"
+pattern hotspot1 6 "6: probability 0.013986"
+pattern hotspot1 7 "7: probability 0.003497"
+pattern hotspot2 51 "51: probability 0.024476"
+pattern hotspot2 254 "254: probability 0.013986"
+
+# Below saturation everything offered is delivered; far above it the
+# network saturates and still delivers (no deadlock).
+small=(--warmup 2000 --batches 5 --batch-size 2000 --csv)
+run router --load 0.3 "${small[@]}"
+line=$(sed -n 2p <<<"$OUT")
+awk -v o="$(field "$line" 6)" -v t="$(field "$line" 7)" -v s="$(field "$line" 12)" \
+	'BEGIN { d = o - t; if (d < 0) d = -d; exit !(d < 0.01 && s == 0) }'
+ok $? "torus DO, load 0.3: offered $(field "$line" 6), delivered $(field "$line" 7), not saturated"
+run router --mesh -a duato --arbitration in-random --traffic transpose --load 0.4 "${small[@]}"
+line=$(sed -n 2p <<<"$OUT")
+awk -v o="$(field "$line" 6)" -v t="$(field "$line" 7)" -v s="$(field "$line" 12)" \
+	'BEGIN { d = o - t; if (d < 0) d = -d; exit !(d < 0.01 && s == 0) }'
+ok $? "mesh Duato in-random transpose, load 0.4: offered $(field "$line" 6), delivered $(field "$line" 7)"
+for a in "do" "duato"; do
+	run router -a "$a" --load 1.0 --warmup 5000 --batches 4 --batch-size 2500 --csv
+	line=$(sed -n 2p <<<"$OUT")
+	[ "$RC" = 0 ] && awk -v t="$(field "$line" 7)" -v s="$(field "$line" 12)" \
+		'BEGIN { exit !(s == 1 && t > 0.5) }'
+	ok $? "torus $a, load 1.0: saturated, still delivers $(field "$line" 7)"
+done
+run router -a duato --arbitration in-fixed --traffic complement --load 1.0 "${small[@]}"
+line=$(sed -n 2p <<<"$OUT")
+[ "$RC" = 0 ] && awk -v t="$(field "$line" 7)" -v s="$(field "$line" 12)" \
+	'BEGIN { exit !(s == 1 && t > 0.2) }'
+ok $? "torus Duato in-fixed complement, load 1.0: saturated, delivers $(field "$line" 7)"
+
+# The same seed, the same figures; another seed, others.
+run router -a duato --loads 0.2:0.6:0.4 --warmup 500 --batches 2 --batch-size 500 --csv
+first=$OUT
+run router -a duato --loads 0.2:0.6:0.4 --warmup 500 --batches 2 --batch-size 500 --csv
+same=$OUT
+run router -a duato --loads 0.2:0.6:0.4 --warmup 500 --batches 2 --batch-size 500 --csv --seed 7
+[ "$same" = "$first" ] && [ "$OUT" != "$first" ] && [ "$(wc -l <<<"$first")" = 3 ]
+ok $? "seed 1 twice: the same output; seed 7: another"
+
+# The experiment, as a smoke run.
+run run --quick --dir "$tmp" seed002
+rows=$(grep -c "(seed [0-9]*)$" "$tmp/seed002.txt" 2>/dev/null)
+[ "$RC" = 0 ] && [ -s "$tmp/seed002.csv" ] && [ "$rows" = 70 ] &&
+	head -n 1 "$tmp/seed002.csv" | grep -q '^topology,algorithm,arbitration,traffic,load,' &&
+	grep -q '^\(holds\|DOES NOT HOLD\): ch. 5' "$tmp/seed002.txt"
+ok $? "run --quick seed002: CSV and 70 configurations beside the seed's"
+
+# The error contract: exit 2 and a message that names the problem.
+bad() {	# bad DESCRIPTION PATTERN ARGS...
+	local what=$1 pat=$2
+	shift 2
+	run "$@"
+	[ "$RC" = 2 ] && grep -q -- "$pat" <<<"$ERR"
+	ok $? "$what: exit 2, \"$pat\" (got $RC: $(head -n 1 <<<"$ERR"))"
+}
+bad "an unknown algorithm" "--algorithm" router -a triplex
+bad "an unknown arbitration" "--arbitration" router --arbitration rr
+bad "an unknown pattern" "--traffic" router --traffic tornado
+bad "a load not a number" "--load" router --load x
+bad "a load past 10" "--load" router --load 11
+bad "a negative load" "--load" router --load -0.1
+bad "a sweep backwards" "--loads" router --loads 1:0.5:0.1
+bad "a sweep with no step" "--loads" router --loads 0.1:0.5
+bad "an unknown topology" "--topology" router -t ring:16x16
+bad "a rectangle" "square" router -t torus:16x8
+bad "a tiny network" "k: 4 to 64" router --k 2
+bad "a bit permutation on 6x6" "power of 2" router --k 6 --traffic bitrev
+bad "hot spots on 8x8" "16x16" router --k 8 --traffic hotspot1
+bad "a buffer shorter than a packet" "buffer depth" router --depth 10
+bad "one batch" "batches" router --batches 1
+bad "seed 0" "seed" router --seed 0
+bad "a probe off the network" "--probe" router --probe 0:256
+bad "a stray argument" "usage" router extra
+
+echo "1..$n"
+[ "$failed" -eq 0 ]

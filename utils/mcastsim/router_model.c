@@ -1,0 +1,1108 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Seed 002's packet router study (Fulgham 1997, ch. 3, 5 and 6): see
+ * router_model.h.  The model, per the reading notes (3.1, 5.3):
+ *
+ * Nodes are numbered row-major, id = y k + x; dimension 0 (x) is corrected
+ * first.  A router has, per direction of travel (x-, x+, y-, y+) and per
+ * virtual channel (VC), one input and one output buffer of --depth words,
+ * plus an injection and a delivery buffer.  Neighbours are joined by one
+ * bidirectional half-duplex channel that carries one word per cycle in one
+ * direction.  The VCs are:
+ *   DO torus: 2 dateline classes x 2 lanes = 4; DO mesh: 2 lanes.  The
+ *     class is 1 while the rest of the path in the dimension still
+ *     crosses the wrap link (k-1 -> 0 going +, 0 -> k-1 going -), 0 after
+ *     or if it never does (the notes' 2.1); of the class's two lanes the
+ *     available one with the most free words is taken.
+ *   Duato torus: VC 0 and 1 the same DO classes (restricted), VC 2
+ *     unrestricted (minimal adaptive); mesh: VC 0 restricted, VC 1 not.
+ *     An unrestricted output is a candidate only when it is empty and the
+ *     neighbour's input buffer of that VC was empty at the start of the
+ *     cycle (the status arrives one cycle late: the seed's two-word
+ *     bubble).
+ *
+ * Flow control is virtual cut-through at the word level.  A packet's
+ * header may enter a buffer only when the buffer can hold the whole packet
+ * beside the packets in it that have not yet been forwarded ("committed"
+ * words): a blocked packet then sits wholly in one buffer, while a buffer
+ * may hold the tail of a departing packet and the head of the next.  Each
+ * transfer (source queue -> injection buffer, input -> output across the
+ * crossbar, output -> neighbour's input across the channel, input ->
+ * delivery) moves at most one word per cycle, and only a word that was in
+ * the buffer at the start of the cycle into space free at the start of the
+ * cycle: the order in which transfers are done within a cycle does not
+ * matter.
+ *
+ * Pipeline (the seed gives node latencies N = 3 for DO and 4 for Duato,
+ * not the stages): a header that enters an input (or the injection)
+ * buffer in cycle t may be routed in cycle t + N - 1, crosses the
+ * crossbar in t + N and the channel in t + N + 1.  A hop is N + 1 cycles,
+ * one more for Duato than for DO, and a packet alone over h hops takes
+ *	h (N + 1) + N + len - 1
+ * cycles from its header entering the injection buffer to its tail
+ * entering the delivery buffer: the latency measured (source queueing
+ * excluded, notes 3.4).  A router makes at most one new input -> output
+ * connection per cycle; connections already made all move a word a cycle.
+ * The delivery buffer takes one packet at a time, a word a cycle (the node
+ * consumes at that rate).
+ *
+ * Arbitration (ch. 5): input-driven scans the input buffers round-robin
+ * from after the last one served (x-, x+, y-, y+, VC within direction,
+ * the injection buffer last) for one whose ready packet has an available
+ * output; fixed order takes the first in dimension order (lowest
+ * dimension first, the restricted DO output before the unrestricted ones),
+ * random takes one at random.  Output-driven scans the outputs round-robin
+ * (same order, the delivery buffer last) for an available one that a
+ * ready packet wants, and gives it to one of those packets at random.  DO
+ * offers each packet one output (the lane is its selection function), so
+ * its input-driven fixed and random routers are the same router.
+ *
+ * Where the seed is silent (notes 3.6, 5.3), chosen here:
+ *   - the torus tie at offset k/2: DO goes +; Duato's unrestricted VC may
+ *     take either direction;
+ *   - a half-duplex channel is granted word by word, round-robin over the
+ *     output buffers of both ends that have a word ready (no turnaround
+ *     cost): it alternates when both ends have traffic;
+ *   - a packet addressed to its own node goes from the injection to the
+ *     delivery buffer (0 hops) and counts as delivered;
+ *   - hot spot: the ten listed entries each add weight 3 to their node
+ *     (weight 4 against 1); hot spot 2 lists 51 twice, so 51 weighs 7
+ *     (hotspot2-once: 51 once, nine hot nodes, to show the difference);
+ *   - warm-up, batch count and size: the caller's (mcastsim router's
+ *     defaults 10000 + 10 x 4000 cycles);
+ *   - saturation: the shortfall offered - delivered, batch by batch, has
+ *     a 95 % interval above 0 and is over 1 % of the offered load.
+ *
+ * Memory is allocated once per run: buffers hold up to four packet
+ * segments in a ring, packets come from a free list, source queues are
+ * counters (the destination is drawn when a packet enters the injection
+ * buffer).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "router_model.h"
+#include "simutil.h"
+
+#define LCG_M		2147483647u	/* 2^31 - 1 */
+#define LCG_B		397204094u
+#define NSEG		4		/* segments a buffer can hold */
+#define MAXVC		4
+/* Cycles without progress that mean a deadlock. */
+#define STALL_LIMIT	100000
+#define NO_SLOT		0xff
+
+/* ------------------------------------------------------------------ */
+/* Names */
+
+static const char *const topo_names[] = { "torus", "mesh" };
+static const char *const algo_names[] = { "do", "duato" };
+static const char *const arb_names[] = { "in-fixed", "in-random", "out" };
+static const char *const traffic_names[] = { "random", "bitrev",
+	"complement", "shuffle", "transpose", "hotspot1", "hotspot2",
+	"hotspot2-once" };
+
+const char *rm_topo_name(enum rm_topo t)
+{
+	return topo_names[t];
+}
+const char *rm_algo_name(enum rm_algo a)
+{
+	return algo_names[a];
+}
+const char *rm_arb_name(enum rm_arb a)
+{
+	return arb_names[a];
+}
+const char *rm_traffic_name(enum rm_traffic t)
+{
+	return traffic_names[t];
+}
+
+static int find_name(const char *const *v, int n, const char *s)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(v[i], s))
+			return i;
+	return -1;
+}
+
+int rm_algo_parse(const char *s)
+{
+	return find_name(algo_names, 2, s);
+}
+int rm_arb_parse(const char *s)
+{
+	return find_name(arb_names, 3, s);
+}
+
+int rm_traffic_parse(const char *s)
+{
+	return find_name(traffic_names, RM_NTRAFFIC, s);
+}
+
+/* ------------------------------------------------------------------ */
+/* The generator */
+
+/* a b mod 2^31 - 1 without a division: 2^31 = 1 (mod 2^31 - 1). */
+static u32 mulmod(u32 a, u32 b)
+{
+	u64 t = (u64)a * b;
+
+	t = (t & LCG_M) + (t >> 31);
+	t = (t & LCG_M) + (t >> 31);
+	return (u32)(t == LCG_M ? 0 : t);
+}
+
+u32 rm_lcg_next(u32 *x)
+{
+	*x = mulmod(LCG_B, *x);
+	return *x;
+}
+
+u32 rm_lcg_pow(u32 b, u64 e)
+{
+	u32 r = 1;
+
+	for (; e; e >>= 1, b = mulmod(b, b))
+		if (e & 1)
+			r = mulmod(r, b);
+	return r;
+}
+
+/* U(0,1): X / (2^31 - 1), never 0 or 1. */
+static double lcg_u01(u32 *x)
+{
+	return rm_lcg_next(x) * (1.0 / 2147483647.0);
+}
+
+/* The notes' 3.5 vectors: 0 when all hold; @buf gets what was computed. */
+u32 rm_selftest(char *buf, u32 n)
+{
+	static const u32 want5[] = { 397204094u, 2083249653u, 858616159u,
+				     557054349u, 1979126465u };
+	u32 x = 1, got5[5], x10000, pm = 1, s512, s1024, bad = 0, i;
+
+	for (i = 0; i < 10000; i++) {
+		rm_lcg_next(&x);
+		if (i < 5)
+			got5[i] = x;
+		pm = mulmod(16807u, pm);
+	}
+	x10000 = x;
+	s512 = rm_lcg_pow(LCG_B, (LCG_M - 1) / 512);
+	s1024 = rm_lcg_pow(LCG_B, (LCG_M - 1) / 1024);
+	for (i = 0; i < 5; i++)
+		bad += got5[i] != want5[i];
+	bad += x10000 != 10939054u;
+	bad += pm != 1043618065u;
+	bad += s512 != 403747358u;
+	bad += s1024 != 416628832u;
+	snprintf(buf, n,
+		 "X1..X5 %u %u %u %u %u\nX10000 %u\npark-miller X10000 %u\n"
+		 "stride 512 %u\nstride 1024 %u\n",
+		 got5[0], got5[1], got5[2], got5[3], got5[4], x10000, pm,
+		 s512, s1024);
+	return bad;
+}
+
+/* ------------------------------------------------------------------ */
+/* Configuration and traffic */
+
+static const u32 hot1[10] = { 6, 86, 121, 123, 152, 158, 186, 201, 216,
+			      236 };
+static const u32 hot2[10] = { 51, 51, 70, 92, 124, 140, 155, 201, 245,
+			      254 };
+#define HOT_EXTRA	3	/* a listed node weighs 1 + 3 */
+
+void rm_cfg_default(struct rm_cfg *c)
+{
+	*c = (struct rm_cfg){ .k = 16, .topo = RM_TORUS, .algo = RM_DO,
+		.arb = RM_OUT, .traffic = RM_RANDOM, .load = 0.5, .len = 20,
+		.depth = 20, .seed = 1, .warmup = 10000, .batches = 10,
+		.batch = 4000 };
+}
+
+static u32 log2_exact(u32 k)
+{
+	u32 b = 0;
+
+	while ((1u << b) < k)
+		b++;
+	return (1u << b) == k ? b : 0;
+}
+
+const char *rm_cfg_check(const struct rm_cfg *c)
+{
+	if (c->k < 4 || c->k > 64)
+		return "k: 4 to 64 nodes per dimension";
+	if (c->traffic >= RM_BITREV && c->traffic <= RM_TRANSPOSE &&
+	    !log2_exact(c->k))
+		return "traffic: a bit permutation needs k a power of 2";
+	if (c->traffic >= RM_HOTSPOT1 && c->k != 16)
+		return "traffic: the hot spot node lists are for 16x16";
+	if (!(c->load >= 0 && c->load <= 10))
+		return "load: 0 to 10";
+	if (c->len < 1 || c->len > 4096)
+		return "packet length: 1 to 4096 words";
+	/* a buffer holds its departing head and depth / len others */
+	if (c->depth < c->len || c->depth > (NSEG - 1) * c->len ||
+	    c->depth > 16384)
+		return "buffer depth: packet length to 3 times that";
+	if (c->latency > 64)
+		return "node latency: at most 64 cycles";
+	if (c->seed < 1 || c->seed >= LCG_M - 1)
+		return "seed: 1 to 2^31 - 2";
+	if (c->batches < 2 || c->batches > 1000)
+		return "batches: 2 to 1000";
+	if (!c->batch)
+		return "batch size: at least one cycle";
+	if ((u64)c->warmup + (u64)c->batches * c->batch > 2000000000ull)
+		return "cycles: at most 2e9 in all";
+	return NULL;
+}
+
+double rm_t1(const struct rm_cfg *c)
+{
+	return (double)c->k * c->len / (c->topo == RM_TORUS ? 4 : 2);
+}
+
+static u32 rev_bits(u32 a, u32 bits)
+{
+	u32 r = 0, i;
+
+	for (i = 0; i < bits; i++)
+		if (a >> i & 1)
+			r |= 1u << (bits - 1 - i);
+	return r;
+}
+
+/* A permutation's destination of @s (@bits address bits). */
+static u32 perm_dest(enum rm_traffic t, u32 s, u32 bits)
+{
+	u32 mask = (1u << bits) - 1, h = bits / 2;
+
+	switch (t) {
+	case RM_BITREV:
+		return rev_bits(s, bits);
+	case RM_COMPLEMENT:
+		return ~s & mask;
+	case RM_SHUFFLE:
+		return ((s << 1) | (s >> (bits - 1))) & mask;
+	case RM_TRANSPOSE:
+		return ((s & ((1u << h) - 1)) << h) | (s >> h);
+	default:
+		return s;
+	}
+}
+
+/* The hot entries (hot spot 2 once: its list without the first 51). */
+static const u32 *hot_list(enum rm_traffic t, u32 *n)
+{
+	*n = t == RM_HOTSPOT2_ONCE ? 9 : 10;
+	if (t == RM_HOTSPOT1)
+		return hot1;
+	if (t == RM_HOTSPOT2)
+		return hot2;
+	return t == RM_HOTSPOT2_ONCE ? hot2 + 1 : NULL;
+}
+
+static u32 weight(const struct rm_cfg *c, u32 node, u32 *total)
+{
+	u32 nh, w = 1, i;
+	const u32 *h = hot_list(c->traffic, &nh);
+
+	*total = c->k * c->k + (h ? nh * HOT_EXTRA : 0);
+	for (i = 0; h && i < nh; i++)
+		w += h[i] == node ? HOT_EXTRA : 0;
+	return w;
+}
+
+int rm_pattern_dest(const struct rm_cfg *c, u32 src, double *prob)
+{
+	u32 nh, total;
+
+	if (c->traffic == RM_RANDOM || hot_list(c->traffic, &nh)) {
+		*prob = (double)weight(c, src, &total) / total;
+		return -1;
+	}
+	return (int)perm_dest(c->traffic, src, 2 * log2_exact(c->k));
+}
+
+static u32 dist1(u32 k, bool torus, u32 a, u32 b)
+{
+	u32 d = a > b ? a - b : b - a;
+
+	return torus && 2 * d > k ? k - d : d;
+}
+
+static u32 dist(const struct rm_cfg *c, u32 a, u32 b)
+{
+	bool t = c->topo == RM_TORUS;
+
+	return dist1(c->k, t, a % c->k, b % c->k) +
+	       dist1(c->k, t, a / c->k, b / c->k);
+}
+
+double rm_pattern_hops(const struct rm_cfg *c)
+{
+	u32 n = c->k * c->k, s, d;
+	double sum = 0, p;
+
+	for (s = 0; s < n; s++) {
+		if (rm_pattern_dest(c, s, &p) >= 0) {
+			sum += dist(c, s, (u32)rm_pattern_dest(c, s, &p));
+			continue;
+		}
+		for (d = 0; d < n; d++) {
+			rm_pattern_dest(c, d, &p);
+			sum += p * dist(c, s, d);
+		}
+	}
+	return sum / n;
+}
+
+/* ------------------------------------------------------------------ */
+/* The network */
+
+/* A packet's words in one buffer. */
+struct seg {
+	u32 pkt;
+	u32 t_in;		/* cycle the last word came in */
+	u16 in, out;		/* words come in, gone out */
+};
+
+/* The state first: a check of a buffer reads one cache line. */
+struct buf {
+	u8 head, nseg;
+	u8 nseg0;		/* nseg at the start of the cycle */
+	u8 to_slot;		/* the routed head's segment at @to */
+	u16 count, count0;	/* words held, at the start of the cycle */
+	u16 committed;		/* words of packets not yet forwarded */
+	u32 stamp;		/* the cycle count0/nseg0 are of */
+	s32 to;			/* routed head's output, or -1 */
+	struct seg seg[NSEG];
+};
+
+struct pkt {
+	u32 t_start;		/* header into the injection buffer */
+	u32 t_hdr;		/* header into the buffer it is furthest in */
+	u16 dst, hops, dw;	/* dw: words delivered */
+	u32 next;		/* free list */
+};
+
+struct node {
+	u32 srcq;		/* packets created, not yet injected */
+	u32 pend;		/* input buffers with an unrouted head */
+	u8 rr_in, rr_out;
+	u8 feed;		/* injection segment being filled, or NO_SLOT */
+	u32 rs_inj, rs_dst, rs_arb;	/* the node's three streams */
+	s32 nb[4];		/* neighbour per port, -1 at a mesh edge */
+	s32 link[4];		/* channel per port */
+};
+
+struct link {
+	u32 a, b;		/* b = a's + neighbour in dimension d */
+	u8 d, rr;
+	u16 busy;		/* output buffers holding packets: bit v for
+				 * a's + VC v, bit nvc + v for b's - VC v */
+};
+
+struct model {
+	struct rm_cfg c;
+	u32 n, nvc, nb;		/* nodes, VCs, buffers per node */
+	u32 lat, len, depth;
+	u32 uvc;		/* Duato's unrestricted VC */
+	double p;		/* injection probability per node per cycle */
+	u32 now;
+	struct buf *buf;
+	struct node *node;
+	struct link *link;
+	u32 nlinks;
+	struct pkt *pkt;
+	u32 npkt, free_pkt, live;
+	u32 *conn, nconn;	/* input buffers with a crossbar connection */
+	u64 progress;		/* words moved and connections made */
+	/* measurement */
+	s32 batch;		/* the batch of this cycle, or -1 */
+	double *created, *delivered, *latsum, *hopsum;
+	/* rm_probe */
+	s32 probe_dst;
+	u32 probe_lat, probe_hops;
+	bool probe_done;
+};
+
+/* Buffer numbering within a node. */
+static inline u32 b_in(const struct model *m, u32 port, u32 vc)
+{
+	return port * m->nvc + vc;
+}
+
+static inline u32 b_inj(const struct model *m)
+{
+	return 4 * m->nvc;
+}
+
+static inline u32 b_out(const struct model *m, u32 port, u32 vc)
+{
+	return 4 * m->nvc + 1 + port * m->nvc + vc;
+}
+
+static inline u32 b_deliv(const struct model *m)
+{
+	return 8 * m->nvc + 1;
+}
+
+static inline struct buf *bp(const struct model *m, u32 node, u32 i)
+{
+	return &m->buf[(size_t)node * m->nb + i];
+}
+
+/* Record the start-of-cycle state before the first change this cycle. */
+static inline void touch(struct model *m, struct buf *b)
+{
+	if (b->stamp != m->now) {
+		b->stamp = m->now;
+		b->count0 = b->count;
+		b->nseg0 = b->nseg;
+	}
+}
+
+static inline u32 space0(const struct model *m, const struct buf *b)
+{
+	return m->depth - (b->stamp == m->now ? b->count0 : b->count);
+}
+
+static inline bool empty0(const struct model *m, const struct buf *b)
+{
+	return (b->stamp == m->now ? b->nseg0 : b->nseg) == 0;
+}
+
+/* A word of the head segment that was there at the start of the cycle. */
+static inline bool word_ready(const struct model *m, const struct buf *b)
+{
+	const struct seg *s = &b->seg[b->head];
+
+	return b->nseg && s->in - s->out - (s->t_in == m->now) > 0;
+}
+
+static inline bool can_take(const struct model *m, const struct buf *b)
+{
+	return b->committed + m->len <= m->depth;
+}
+
+static u32 push_seg(struct model *m, struct buf *b, u32 pkt)
+{
+	u32 slot = (b->head + b->nseg) % NSEG;
+
+	touch(m, b);
+	b->seg[slot] = (struct seg){ .pkt = pkt };
+	b->nseg++;
+	b->committed += m->len;
+	return slot;
+}
+
+/* Mark an output buffer's holding packets on its channel. */
+static void out_busy(struct model *m, u32 node, u32 port, u32 vc)
+{
+	s32 l = m->node[node].link[port];
+
+	m->link[l].busy |= 1u << ((port & 1) ? vc : m->nvc + vc);
+}
+
+/* Move one word from @s's head segment to @d's segment @slot. */
+static void move(struct model *m, struct buf *s, struct buf *d, u32 slot)
+{
+	struct seg *a = &s->seg[s->head], *z = &d->seg[slot];
+
+	touch(m, s);
+	touch(m, d);
+	a->out++;
+	s->count--;
+	z->in++;
+	z->t_in = m->now;
+	if (z->in == 1)
+		m->pkt[z->pkt].t_hdr = m->now;
+	d->count++;
+	m->progress++;
+}
+
+/* Pop @s's head segment, its tail gone.  Its next head may be routed. */
+static void pop(struct model *m, u32 node, u32 i)
+{
+	struct buf *s = bp(m, node, i);
+
+	s->head = (s->head + 1) % NSEG;
+	s->nseg--;
+	s->to = -1;
+	if (i <= b_inj(m) && s->nseg)
+		m->node[node].pend |= 1u << i;
+}
+
+static u32 alloc_pkt(struct model *m)
+{
+	u32 p = m->free_pkt;
+
+	if (p == UINT32_MAX) {
+		fprintf(stderr, "router_model: packet pool exhausted\n");
+		abort();
+	}
+	m->free_pkt = m->pkt[p].next;
+	m->live++;
+	return p;
+}
+
+static void free_pkt(struct model *m, u32 p)
+{
+	m->pkt[p].next = m->free_pkt;
+	m->free_pkt = p;
+	m->live--;
+}
+
+static u32 draw_dest(struct model *m, u32 node)
+{
+	u32 *x = &m->node[node].rs_dst, nh;
+	const u32 *h = hot_list(m->c.traffic, &nh);
+	double u;
+
+	if (m->probe_dst >= 0)
+		return (u32)m->probe_dst;
+	if (m->c.traffic == RM_RANDOM)
+		return (u32)(lcg_u01(x) * m->n);
+	if (!h)
+		return perm_dest(m->c.traffic, node, 2 * log2_exact(m->c.k));
+	u = lcg_u01(x) * (m->n + nh * HOT_EXTRA);
+	if (u < m->n)
+		return (u32)u;
+	return h[(u32)((u - m->n) / HOT_EXTRA) % nh];
+}
+
+/* The source queue feeds the injection buffer a word a cycle. */
+static void inject(struct model *m, u32 u)
+{
+	struct node *nd = &m->node[u];
+	struct buf *b = bp(m, u, b_inj(m));
+	struct seg *z;
+	u32 p;
+
+	if (nd->feed == NO_SLOT && !nd->srcq)
+		return;
+	if (!space0(m, b))
+		return;
+	if (nd->feed == NO_SLOT) {
+		if (!can_take(m, b))
+			return;
+		nd->srcq--;
+		p = alloc_pkt(m);
+		m->pkt[p] = (struct pkt){ .t_start = m->now,
+					  .dst = (u16)draw_dest(m, u) };
+		nd->feed = (u8)push_seg(m, b, p);
+		if (b->nseg == 1)
+			nd->pend |= 1u << b_inj(m);
+	}
+	z = &b->seg[nd->feed];
+	touch(m, b);
+	z->in++;
+	z->t_in = m->now;
+	if (z->in == 1)
+		m->pkt[z->pkt].t_hdr = m->now;
+	b->count++;
+	m->progress++;
+	if (z->in == m->len)
+		nd->feed = NO_SLOT;
+}
+
+static void delivered(struct model *m, u32 p)
+{
+	struct pkt *k = &m->pkt[p];
+
+	if (m->batch >= 0) {
+		m->delivered[m->batch]++;
+		m->latsum[m->batch] += m->now - k->t_start;
+		m->hopsum[m->batch] += k->hops;
+	}
+	if (m->probe_dst >= 0) {
+		m->probe_done = true;
+		m->probe_lat = m->now - k->t_start;
+		m->probe_hops = k->hops;
+	}
+	free_pkt(m, p);
+}
+
+/* A crossbar connection's word; true when its tail has crossed. */
+static bool xbar(struct model *m, u32 id)
+{
+	u32 node = id / m->nb, i = id % m->nb;
+	struct buf *s = &m->buf[id], *d = &m->buf[s->to];
+	u32 p = s->seg[s->head].pkt;
+
+	if (!word_ready(m, s))
+		return false;
+	if ((u32)s->to % m->nb == b_deliv(m)) {
+		touch(m, s);
+		s->seg[s->head].out++;
+		s->count--;
+		m->progress++;
+		if (++m->pkt[p].dw == m->len) {
+			d->committed = 0;
+			delivered(m, p);
+		}
+	} else {
+		/*
+		 * A FIFO: the packet ahead in @d (routed on, so its header
+		 * has left) must have come in whole before ours comes in.
+		 */
+		u32 prev = (s->to_slot + NSEG - 1) % NSEG;
+
+		if (!space0(m, d) || (s->to_slot != d->head &&
+				      d->seg[prev].in < m->len))
+			return false;
+		move(m, s, d, s->to_slot);
+	}
+	if (s->seg[s->head].out < m->len)
+		return false;
+	pop(m, node, i);
+	return true;
+}
+
+/* One word across channel @l, round-robin over both ends' outputs. */
+static void channel(struct model *m, struct link *l)
+{
+	u32 nvc = m->nvc, idx, v, from, to, port, w = 2 * nvc;
+	u32 all = (1u << w) - 1, sh = (l->rr + 1u) % w;
+	u32 rot = ((l->busy >> sh) | (l->busy << (w - sh))) & all;
+	struct buf *s, *d;
+
+	for (; rot; rot &= rot - 1) {
+		idx = ((u32)__builtin_ctz(rot) + sh) % w;
+		v = idx < nvc ? idx : idx - nvc;
+		from = idx < nvc ? l->a : l->b;
+		to = idx < nvc ? l->b : l->a;
+		port = 2 * l->d + (idx < nvc);	/* + from a, - from b */
+		s = bp(m, from, b_out(m, port, v));
+		if (!word_ready(m, s))
+			continue;
+		d = bp(m, to, b_in(m, port, v));
+		if (!space0(m, d))
+			continue;
+		if (s->seg[s->head].out == 0) {
+			u32 pk = s->seg[s->head].pkt;
+
+			if (!can_take(m, d))
+				continue;
+			push_seg(m, d, pk);
+			if (d->nseg == 1)
+				m->node[to].pend |= 1u << b_in(m, port, v);
+			s->committed -= m->len;
+			m->pkt[pk].hops++;
+		}
+		move(m, s, d, (d->head + d->nseg - 1) % NSEG);
+		if (s->seg[s->head].out == m->len) {
+			touch(m, s);
+			s->head = (s->head + 1) % NSEG;
+			s->nseg--;
+			if (!s->nseg)
+				l->busy &= ~(1u << idx);
+		}
+		l->rr = (u8)idx;
+		return;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Routing */
+
+/* DO's direction in one dimension: 0 -, 1 +, -1 corrected (tie: +). */
+static int do_dir(const struct model *m, u32 c, u32 x)
+{
+	u32 k = m->c.k, fwd;
+
+	if (c == x)
+		return -1;
+	if (m->c.topo == RM_MESH)
+		return x > c;
+	fwd = (x + k - c) % k;
+	return 2 * fwd <= k;
+}
+
+/* The torus dateline class: 1 while the wrap link is still ahead. */
+static u32 do_class(const struct model *m, u32 c, u32 x, int dir)
+{
+	if (m->c.topo == RM_MESH)
+		return 0;
+	return dir ? c > x : c < x;
+}
+
+/* Minimal directions in one dimension, as a mask (bit 0 -, bit 1 +). */
+static u32 min_dirs(const struct model *m, u32 c, u32 x)
+{
+	u32 k = m->c.k, fwd;
+
+	if (c == x)
+		return 0;
+	if (m->c.topo == RM_MESH)
+		return x > c ? 2 : 1;
+	fwd = (x + k - c) % k;
+	return 2 * fwd < k ? 2 : 2 * fwd > k ? 1 : 3;
+}
+
+#define MAXCAND	8
+
+struct cands {
+	u32 n;
+	u8 out[MAXCAND];	/* output numbers: port * nvc + vc, or deliv */
+};
+
+static void add(struct cands *cd, u32 o)
+{
+	cd->out[cd->n++] = (u8)o;
+}
+
+/*
+ * The available outputs packet @p at node @u may take, in the fixed
+ * order's preference: lowest dimension first, the restricted (DO) output
+ * before the unrestricted ones.  Output number 4 nvc is delivery.
+ */
+static void candidates(struct model *m, u32 u, u32 p, struct cands *cd)
+{
+	u32 k = m->c.k, dst = m->pkt[p].dst, cur[2], want[2], d, l, vc;
+	u32 nvc = m->nvc, dirs, best = 0, j;
+	int dir;
+
+	cd->n = 0;
+	if (dst == u) {
+		if (!bp(m, u, b_deliv(m))->committed)
+			add(cd, 4 * nvc);
+		return;
+	}
+	cur[0] = u % k;
+	cur[1] = u / k;
+	want[0] = dst % k;
+	want[1] = dst / k;
+	l = cur[0] != want[0] ? 0 : 1;
+	dir = do_dir(m, cur[l], want[l]);
+	vc = do_class(m, cur[l], want[l], dir);
+	if (m->c.algo == RM_DO) {
+		/* two lanes per class: the available one with most space */
+		for (j = 0; j < 2; j++) {
+			struct buf *b = bp(m, u, b_out(m, 2 * l + dir,
+						       2 * vc + j));
+
+			if (can_take(m, b) && (!cd->n ||
+					       m->depth - b->count > best)) {
+				cd->n = 0;
+				add(cd, (2 * l + dir) * nvc + 2 * vc + j);
+				best = m->depth - b->count;
+			}
+		}
+		return;
+	}
+	for (d = l; d < 2; d++) {
+		if (d == l &&
+		    can_take(m, bp(m, u, b_out(m, 2 * l + dir, vc))))
+			add(cd, (2 * l + dir) * nvc + vc);
+		dirs = min_dirs(m, cur[d], want[d]);
+		for (j = 0; j < 2; j++) {
+			/* the DO direction first */
+			u32 dr = j ? 1 - (u32)(d == l ? dir : 1) :
+				     (u32)(d == l ? dir : 1);
+			u32 port = 2 * d + dr;
+			struct buf *o = bp(m, u, b_out(m, port, m->uvc));
+
+			if (!(dirs >> dr & 1) || o->nseg)
+				continue;
+			if (!empty0(m, bp(m, (u32)m->node[u].nb[port],
+					  b_in(m, port, m->uvc))))
+				continue;
+			add(cd, port * nvc + m->uvc);
+		}
+	}
+}
+
+/* Connect input @i of node @u to output number @o. */
+static void connect(struct model *m, u32 u, u32 i, u32 o)
+{
+	struct buf *s = bp(m, u, i), *d;
+	u32 id = u * m->nb;
+
+	m->node[u].pend &= ~(1u << i);
+	s->committed -= m->len;
+	if (o == 4 * m->nvc) {
+		id += b_deliv(m);
+		m->buf[id].committed = m->len;
+	} else {
+		id += b_out(m, o / m->nvc, o % m->nvc);
+		d = &m->buf[id];
+		out_busy(m, u, o / m->nvc, o % m->nvc);
+		s->to_slot = (u8)push_seg(m, d, s->seg[s->head].pkt);
+	}
+	s->to = (s32)id;
+	m->conn[m->nconn++] = (u32)(s - m->buf);
+	m->progress++;
+}
+
+static u32 pick(struct model *m, u32 u, u32 n)
+{
+	return n > 1 ? (u32)(lcg_u01(&m->node[u].rs_arb) * n) : 0;
+}
+
+/* Node @u's arbitration: at most one new connection. */
+static void route(struct model *m, u32 u)
+{
+	struct node *nd = &m->node[u];
+	u32 ni = 4 * m->nvc + 1, i, j, c, want = 0, who[32], nwho = 0, bits;
+	struct cands cd[4 * MAXVC + 1];
+	u32 mask[4 * MAXVC + 1];
+
+	memset(mask, 0, sizeof(mask));
+	for (bits = nd->pend; bits; bits &= bits - 1) {
+		struct buf *b;
+
+		i = (u32)__builtin_ctz(bits);
+		b = bp(m, u, i);
+		if (m->now + 1 < m->pkt[b->seg[b->head].pkt].t_hdr + m->lat)
+			continue;
+		candidates(m, u, b->seg[b->head].pkt, &cd[i]);
+		for (c = 0; c < cd[i].n; c++)
+			mask[i] |= 1u << cd[i].out[c];
+		want |= mask[i];
+	}
+	if (!want)
+		return;
+	if (m->c.arb != RM_OUT) {
+		for (c = 0; c < ni; c++) {
+			i = (nd->rr_in + c) % ni;
+			if (!mask[i])
+				continue;
+			j = m->c.arb == RM_IN_FIXED ? 0 : pick(m, u, cd[i].n);
+			connect(m, u, i, cd[i].out[j]);
+			nd->rr_in = (u8)((i + 1) % ni);
+			return;
+		}
+	}
+	for (c = 0; c < ni; c++) {
+		j = (nd->rr_out + c) % ni;	/* ni outputs too */
+		if (!(want >> j & 1))
+			continue;
+		for (i = 0; i < ni; i++)
+			if (mask[i] >> j & 1)
+				who[nwho++] = i;
+		connect(m, u, who[pick(m, u, nwho)], j);
+		nd->rr_out = (u8)((j + 1) % ni);
+		return;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Set-up and the cycle */
+
+static void model_free(struct model *m)
+{
+	free(m->buf);
+	free(m->node);
+	free(m->link);
+	free(m->pkt);
+	free(m->conn);
+	free(m->created);
+	free(m->delivered);
+	free(m->latsum);
+	free(m->hopsum);
+}
+
+static void wire(struct model *m)
+{
+	u32 k = m->c.k, u, d, x[2];
+	bool torus = m->c.topo == RM_TORUS;
+
+	for (u = 0; u < m->n; u++) {
+		for (d = 0; d < 4; d++)
+			m->node[u].nb[d] = m->node[u].link[d] = -1;
+	}
+	for (u = 0; u < m->n; u++) {
+		x[0] = u % k;
+		x[1] = u / k;
+		for (d = 0; d < 2; d++) {
+			u32 v, step = d ? k : 1;
+			struct link *l;
+
+			if (x[d] == k - 1 && !torus)
+				continue;
+			v = x[d] == k - 1 ? u - (k - 1) * step : u + step;
+			l = &m->link[m->nlinks];
+			*l = (struct link){ .a = u, .b = v, .d = (u8)d };
+			m->node[u].nb[2 * d + 1] = (s32)v;
+			m->node[u].link[2 * d + 1] = (s32)m->nlinks;
+			m->node[v].nb[2 * d] = (s32)u;
+			m->node[v].link[2 * d] = (s32)m->nlinks;
+			m->nlinks++;
+		}
+	}
+}
+
+/* The streams: 3 per node, (2^31 - 2) / (3 n) apart (notes 3.5). */
+static void seed_streams(struct model *m)
+{
+	u32 s = 3 * m->n, step = rm_lcg_pow(LCG_B, (LCG_M - 1) / s);
+	u32 x = m->c.seed, j;
+
+	for (j = 0; j < s; j++) {
+		struct node *nd = &m->node[j % m->n];
+
+		if (j < m->n)
+			nd->rs_inj = x;
+		else if (j < 2 * m->n)
+			nd->rs_dst = x;
+		else
+			nd->rs_arb = x;
+		x = mulmod(x, step);
+	}
+}
+
+static void model_init(struct model *m, const struct rm_cfg *c)
+{
+	u32 i, nbuf;
+
+	memset(m, 0, sizeof(*m));
+	m->c = *c;
+	m->n = c->k * c->k;
+	if (c->algo == RM_DO)
+		m->nvc = c->topo == RM_TORUS ? 4 : 2;
+	else
+		m->nvc = c->topo == RM_TORUS ? 3 : 2;
+	m->uvc = m->nvc - 1;
+	m->nb = 8 * m->nvc + 2;
+	m->lat = c->latency ? c->latency : c->algo == RM_DO ? 3 : 4;
+	m->len = c->len;
+	m->depth = c->depth;
+	m->p = c->load / rm_t1(c);
+	nbuf = m->n * m->nb;
+	m->buf = sim_calloc(nbuf, sizeof(*m->buf));
+	for (i = 0; i < nbuf; i++)
+		m->buf[i].to = -1;
+	m->node = sim_calloc(m->n, sizeof(*m->node));
+	for (i = 0; i < m->n; i++)
+		m->node[i].feed = NO_SLOT;
+	m->link = sim_calloc(2 * m->n, sizeof(*m->link));
+	/* a packet is in at most NSEG segments of each buffer */
+	m->npkt = nbuf * NSEG;
+	m->pkt = sim_calloc(m->npkt, sizeof(*m->pkt));
+	for (i = 0; i < m->npkt; i++)
+		m->pkt[i].next = i + 1 < m->npkt ? i + 1 : UINT32_MAX;
+	m->conn = sim_calloc(nbuf, sizeof(u32));
+	m->created = sim_calloc(c->batches, sizeof(double));
+	m->delivered = sim_calloc(c->batches, sizeof(double));
+	m->latsum = sim_calloc(c->batches, sizeof(double));
+	m->hopsum = sim_calloc(c->batches, sizeof(double));
+	m->batch = -1;
+	m->probe_dst = -1;
+	wire(m);
+	seed_streams(m);
+}
+
+static void cycle(struct model *m)
+{
+	u32 u, i;
+
+	for (u = 0; u < m->n; u++) {
+		if (m->p > 0 && lcg_u01(&m->node[u].rs_inj) < m->p) {
+			m->node[u].srcq++;
+			if (m->batch >= 0)
+				m->created[m->batch]++;
+		}
+		inject(m, u);
+	}
+	for (i = m->nconn; i-- > 0;)
+		if (xbar(m, m->conn[i]))
+			m->conn[i] = m->conn[--m->nconn];
+	for (i = 0; i < m->nlinks; i++)
+		if (m->link[i].busy)
+			channel(m, &m->link[i]);
+	for (u = 0; u < m->n; u++)
+		if (m->node[u].pend)
+			route(m, u);
+}
+
+/* Run @cycles cycles; -1 when nothing moved for STALL_LIMIT of them. */
+static int advance(struct model *m, u32 cycles)
+{
+	u64 last = m->progress;
+	u32 quiet = 0, t;
+
+	for (t = 0; t < cycles; t++, m->now++) {
+		cycle(m);
+		if (m->progress != last || !m->live) {
+			last = m->progress;
+			quiet = 0;
+		} else if (++quiet >= STALL_LIMIT) {
+			return -1;
+		}
+		if (m->probe_done)
+			return 0;
+	}
+	return 0;
+}
+
+int rm_probe(const struct rm_cfg *c, u32 src, u32 dst, u32 *lat, u32 *hops)
+{
+	struct rm_cfg q = *c;
+	struct model m;
+	int rc;
+
+	q.load = 0;
+	model_init(&m, &q);
+	m.probe_dst = (s32)dst;
+	m.node[src].srcq = 1;
+	rc = advance(&m, 1000000);
+	*lat = m.probe_lat;
+	*hops = m.probe_hops;
+	if (!m.probe_done)
+		rc = -1;
+	model_free(&m);
+	return rc;
+}
+
+int rm_run(const struct rm_cfg *c, struct rm_result *r)
+{
+	double t1 = rm_t1(c), per = t1 / ((double)c->batch * c->k * c->k);
+	double *off, *thr, *lat, *sh, hops = 0, cnt = 0;
+	struct model m;
+	u32 b, nb = c->batches, u;
+	int rc;
+
+	model_init(&m, c);
+	memset(r, 0, sizeof(*r));
+	rc = advance(&m, c->warmup);
+	for (b = 0; !rc && b < nb; b++) {
+		m.batch = (s32)b;
+		rc = advance(&m, c->batch);
+	}
+	off = sim_calloc(4 * nb, sizeof(double));
+	thr = off + nb;
+	lat = thr + nb;
+	sh = lat + nb;
+	for (b = 0; b < nb; b++) {
+		off[b] = m.created[b] * per;
+		thr[b] = m.delivered[b] * per;
+		lat[b] = m.delivered[b] ? m.latsum[b] / m.delivered[b] : 0;
+		sh[b] = off[b] - thr[b];
+		hops += m.hopsum[b];
+		cnt += m.delivered[b];
+	}
+	r->offered = sim_mean_ci(off, nb, 1, &r->offered_ci);
+	r->thr = sim_mean_ci(thr, nb, 1, &r->thr_ci);
+	r->lat = sim_mean_ci(lat, nb, 1, &r->lat_ci);
+	r->short_mean = sim_mean_ci(sh, nb, 1, &r->short_ci);
+	r->hops = cnt ? hops / cnt : 0;
+	r->delivered = (u64)cnt;
+	r->saturated = r->short_mean > r->short_ci &&
+		       r->short_mean > 0.01 * r->offered;
+	for (u = 0; u < m.n; u++)
+		r->backlog += m.node[u].srcq;
+	free(off);
+	model_free(&m);
+	return rc;
+}
