@@ -138,7 +138,7 @@ if command -v groff > /dev/null; then
 	warn=$(groff -man -ww -z -t utils/mcastsim/mcastsim.1 2>&1)
 	txt=$(groff -man -Tascii -P-bcou utils/mcastsim/mcastsim.1 2>/dev/null)
 	miss=''
-	for s in latency trace load router steps visits run; do
+	for s in latency trace load router steps cube visits run; do
 		grep -qE "^       $s( |\$)" <<<"$txt" || miss="$miss $s"
 	done
 	[ -z "$warn" ] && [ -z "$miss" ]

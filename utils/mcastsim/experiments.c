@@ -44,6 +44,8 @@ static int study_main(int argc, char **argv)
 		return visits_main(argc, argv);
 	if (!strcmp(argv[0], "steps"))
 		return steps_main(argc, argv);
+	if (!strcmp(argv[0], "cube"))
+		return cube_main(argc, argv);
 	return 2;
 }
 
@@ -248,6 +250,7 @@ int plot(const struct run_opts *o, const char *name, const char *size,
 }
 
 static const struct experiment experiments[] = {
+	{ "fig3.10-11", "U-cube, Maxport, Combine, W-sort steps, 6-cube and 10-cube, all-port", exp_fig3_10 },
 	{ "fig4.12-13", "U-torus receive steps, 1024-node 2D and 512-node 3D, uni and bi (avg, max)", exp_fig4_12 },
 	{ "fig4.14-15", "U-torus receive steps, 4096-node 2D and 3D, uni and bi (avg, max)", exp_fig4_14 },
 	{ "fig4.16", "U-torus against separate addressing, 4096-node 2D unidirectional", exp_fig4_16 },

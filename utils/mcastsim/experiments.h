@@ -65,6 +65,7 @@ int plot(const struct run_opts *o, const char *name, const char *size,
 
 #define EXPERIMENT(fn) \
 	int fn(const struct experiment *e, const struct run_opts *o)
+EXPERIMENT(exp_fig3_10);
 EXPERIMENT(exp_fig4_12);
 EXPERIMENT(exp_fig4_14);
 EXPERIMENT(exp_fig4_16);

@@ -8,6 +8,7 @@
  *   mcastsim load [options]      multicasts arriving at a given load, with unicast traffic
  *   mcastsim steps [options]     U-torus step counts with physical link sharing
  *   mcastsim visits [options]    the link visits of their schedules
+ *   mcastsim cube [options]      the hypercube algorithms' steps
  *   mcastsim trace [options]     one multicast: each destination's time
  *   mcastsim router [options]    seed 002's packet routers under unicast load
  *   mcastsim run EXPERIMENT      a seed's figure: CSV, checks and plot
@@ -30,6 +31,8 @@ static const struct {
 	  "multicasts and unicast traffic at a given load: latency, blocking, saturation" },
 	{ "steps", steps_main,
 	  "U-torus steps with physical link sharing (seed 000, Sec. 4.5)" },
+	{ "cube", cube_main,
+	  "U-cube, Maxport, Combine, W-sort steps on n-cubes (seed 000, Sec. 3.5)" },
 	{ "visits", visits_main,
 	  "link visits of a multicast's schedule (seed 000, Fig 6.8)" },
 	{ "trace", trace_main,

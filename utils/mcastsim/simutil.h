@@ -67,6 +67,7 @@ static inline u64 sim_rnd(u64 *s)
 void sim_pick(u64 *seed, u32 n, u32 cnt, u32 *perm, u32 *out);
 
 /* The studies: each parses its own options (argv[0] is its name). */
+int cube_main(int argc, char **argv);
 int latency_main(int argc, char **argv);
 int load_main(int argc, char **argv);
 int router_main(int argc, char **argv);
