@@ -49,6 +49,7 @@ ok $? "seed 1 twice: the same output; seed 2: another"
 
 # The flit level and the worm level: the same output, with unicast worms
 # among the multicasts and worms waiting.
+# shellcheck disable=SC2054 # --rate takes one comma-separated argument
 tiny=(-t torus:4x4 -a s-torus -m 4 -L 8 --rate 0.5,3 --unicast-rate 2
       --warmup 5 --batches 3 --batch-size 15 --csv)
 run load "${tiny[@]}" --model flit
@@ -97,6 +98,24 @@ bad "separate addressing" "not simulated" load -a separate
 bad "a bidirectional torus" "unidirectional" load -t torus:4x4:bi -m 3
 bad "too many in flight" "--max-inflight" load --max-inflight 5000
 bad "a stray argument" "usage" load extra
+bad "an unknown header" "--header: 'bogus'" load --header bogus
+bad "no threads" "--jobs" load -j 0
+
+# The rates are independent runs: any number of threads, the same lines.
+# shellcheck disable=SC2054 # --rate takes one comma-separated argument
+few=(-t torus:8x8 -m 8 --rate 0.01,0.05,0.1,0.2 --warmup 20 --batches 4 --batch-size 40 --csv)
+run load "${few[@]}" -j 1
+one=$OUT
+run load "${few[@]}" -j 3
+[ "$RC" = 0 ] && [ "$(wc -l <<<"$one")" = 5 ] && [ "$OUT" = "$one" ]
+ok $? "-j 1 and -j 3: the same four rates, line for line"
+
+# A compound header (Fig 6.2) lengthens every multicast worm: later at
+# every rate than with none (the same arrivals).
+run load "${few[@]}" --header compound
+paste -d, <(sed 1d <<<"$one") <(sed 1d <<<"$OUT") |
+	awk -F, '{ if (!($22 > $8)) bad = 1 } END { exit bad }'
+ok $? "--header compound: a higher mean latency at every rate than none"
 
 echo "1..$n"
 [ "$failed" -eq 0 ]

@@ -28,6 +28,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,8 @@ struct lopts {
 	u64 seed;
 	bool csv;
 	enum mc_fsim_model model;
+	enum mc_fab_header header;	/* the multicasts' worms */
+	u32 jobs;			/* rates simulated at once */
 };
 
 static void usage(FILE *f)
@@ -72,7 +75,10 @@ static void usage(FILE *f)
 	      "      --buffer FLITS             virtual channel buffer (default 2)\n"
 	      "      --seed S                   random seed (default 1)\n"
 	      "      --csv                      one CSV line per rate\n"
-	      "      --model flit|worm          the fabric's level (default worm; same results)\n",
+	      "      --model flit|worm          the fabric's level (default worm; same results)\n"
+	      "      --header none|addr|compound  flits a multicast worm's header adds\n"
+	      "                                 (default none; unicast worms: none)\n"
+	      "  -j, --jobs N                   rates simulated at once (default: the CPUs online)\n",
 	      f);
 }
 
@@ -128,6 +134,7 @@ static void set_defaults(struct lopts *o)
 	o->max_inflight = 512;
 	o->seed = 1;
 	o->model = MC_FSIM_WORM;
+	o->jobs = sim_default_jobs();
 }
 
 static void check_args(struct lopts *o)
@@ -169,6 +176,8 @@ static void parse_args(int argc, char **argv, struct lopts *o)
 		{ "seed", required_argument, NULL, 11 },
 		{ "csv", no_argument, NULL, 12 },
 		{ "model", required_argument, NULL, 13 },
+		{ "header", required_argument, NULL, 14 },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -176,7 +185,7 @@ static void parse_args(int argc, char **argv, struct lopts *o)
 	int c;
 
 	set_defaults(o);
-	while ((c = getopt_long(argc, argv, "t:a:m:L:h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:a:m:L:j:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			if (parse_topology(optarg, &o->t, err))
@@ -236,6 +245,14 @@ static void parse_args(int argc, char **argv, struct lopts *o)
 			break;
 		case 13:
 			o->model = sim_model(optarg);
+			break;
+		case 14:
+			o->header = sim_header(optarg);
+			break;
+		case 'j':
+			o->jobs = sim_num(optarg, "--jobs");
+			if (!o->jobs || o->jobs > 64)
+				sim_die("%s: 1 to 64 threads", "--jobs");
 			break;
 		case 'h':
 			usage(stdout);
@@ -513,6 +530,7 @@ static void arrive_mcast(struct load *l, u64 t)
 		sim_die("plan: %s", why);
 	mslot_paths(x, o->model, mc_fab_mcast_hops(&o->t, &x->s) + 1);
 	mc_fab_mcast_init(&x->mm, &x->s, o->flits, k + 1);
+	x->mm.header = o->header;
 	x->idx = l->started++;
 	x->t0 = t;
 	x->done = 0;
@@ -675,29 +693,76 @@ static double accepted_all(const struct load *l)
 			  l->o->t.nodes : 0;
 }
 
+/* One rate's run, in a thread of its own: figures kept for printing. */
+struct rate_job {
+	const struct lopts *o;
+	u32 first, step;		/* rates first, first + step, ... */
+	struct load *l;			/* per rate */
+	struct figures *f;
+	int *rc;
+	pthread_t th;
+};
+
+static void run_rate(const struct lopts *o, u32 i, struct load *l,
+		     struct figures *f, int *rc)
+{
+	load_alloc(l, o, o->rate[i]);
+	*rc = simulate(l);
+	if (!*rc && !l->saturated)
+		figures(l, f);
+	if (!*rc && l->saturated)
+		f->accepted = accepted_all(l);
+	load_free(l);	/* what print_rate reads stays: rate, saturated */
+}
+
+static void *rate_worker(void *arg)
+{
+	struct rate_job *j = arg;
+	u32 i;
+
+	for (i = j->first; i < j->o->nrates; i += j->step)
+		run_rate(j->o, i, &j->l[i], &j->f[i], &j->rc[i]);
+	return NULL;
+}
+
+/*
+ * The rates are independent runs: -j of them at once, printed in order
+ * (up to the first that failed), the same output with any -j.
+ */
 int load_main(int argc, char **argv)
 {
 	struct lopts o = { 0 };
-	struct load *l = sim_calloc(1, sizeof(*l));
-	u32 i;
-	int rc = 0;
+	struct load *l;
+	struct figures *f;
+	struct rate_job *job;
+	u32 i, n;
+	int *rc, ret = 0;
 
 	parse_args(argc, argv, &o);
+	l = sim_calloc(o.nrates, sizeof(*l));
+	f = sim_calloc(o.nrates, sizeof(*f));
+	rc = sim_calloc(o.nrates, sizeof(*rc));
+	n = o.jobs < o.nrates ? o.jobs : o.nrates;
+	job = sim_calloc(n, sizeof(*job));
 	print_header(&o);
-	for (i = 0; i < o.nrates && !rc; i++) {
-		struct figures f = { 0 };
-
-		load_alloc(l, &o, o.rate[i]);
-		rc = simulate(l);
-		if (!rc && !l->saturated)
-			figures(l, &f);
-		if (!rc && l->saturated)
-			f.accepted = accepted_all(l);
-		if (!rc)
-			print_rate(&o, l, &f);
-		fflush(stdout);
-		load_free(l);
+	fflush(stdout);
+	for (i = 0; i < n; i++) {
+		job[i] = (struct rate_job){ .o = &o, .first = i, .step = n,
+					    .l = l, .f = f, .rc = rc };
+		if (i && pthread_create(&job[i].th, NULL, rate_worker, &job[i]))
+			sim_die("%s: cannot start a thread", "--jobs");
 	}
+	rate_worker(&job[0]);
+	for (i = 1; i < n; i++)
+		pthread_join(job[i].th, NULL);
+	for (i = 0; i < o.nrates && !ret; i++) {
+		ret = rc[i];
+		if (!ret)
+			print_rate(&o, &l[i], &f[i]);
+	}
+	free(job);
+	free(rc);
+	free(f);
 	free(l);
-	return rc;
+	return ret;
 }
