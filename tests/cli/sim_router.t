@@ -4,8 +4,10 @@
 # mcastsim router: seed 002's packet router model (router_model.c).  The
 # generator's test vectors, the zero-load latency the pipeline implies,
 # the mean hop distances, the traffic patterns, conservation below
-# saturation and progress far above it, the seed002 experiment, and the
-# error contract.  TAP output.
+# saturation and progress far above it (Min Triplex and Chaos: every
+# pattern at load 1 on the torus, and long runs that must keep
+# delivering), the seed002 experiment, and the error contract.  TAP
+# output.
 #
 # MCASTSIM names the binary (default: build/mcastsim in the repository).
 
@@ -25,7 +27,9 @@ run router --selftest
 ok $? "generator: X10000 from 1 is 10939054, stream stride 512 is 403747358 ($(sed -n 2p <<<"$OUT"))"
 
 # A packet alone over h hops takes h (N + 1) + N + 19 cycles (20 words):
-# node latency N is 3 for DO, 4 for Duato, so one cycle more a hop.
+# node latency N is 3 for DO, 4 for Duato, Min Triplex and Chaos, so one
+# cycle more a hop.  The hops are the minimal distance for every router
+# (alone, Chaos never deroutes).
 probe() {	# probe WHAT N HOPS ARGS...
 	local what=$1 lat=$2 hops=$3 want
 	shift 3
@@ -42,6 +46,15 @@ probe "DO torus 0 -> 15 (the wrap link)" 3 1 --probe 0:15
 probe "DO torus to itself" 3 0 --probe 37:37
 probe "DO mesh corner to corner" 3 30 --mesh --probe 0:255
 probe "Duato mesh corner to corner" 4 30 -t mesh:16x16 -a duato --probe 255:0
+probe "Min Triplex torus 0 -> 0x88" 4 16 -a min-triplex --probe 0:0x88
+probe "Min Triplex torus 0 -> 1" 4 1 -a min-triplex --probe 0:1
+probe "Min Triplex torus 0x25 -> 0x13 (-x, wrap-free)" 4 3 -a min-triplex --probe 0x25:0x13
+probe "Min Triplex torus 0 -> 0xff (-x across the wrap)" 4 2 -a min-triplex --probe 0:0xff
+probe "Min Triplex in-fixed mesh 255 -> 0 (Rule 4)" 4 30 --mesh -a min-triplex --arbitration in-fixed --probe 255:0
+probe "Min Triplex in-random mesh corner to corner" 4 30 --mesh -a min-triplex --arbitration in-random --probe 0:255
+probe "Chaos torus 0 -> 0x88" 4 16 -a chaos --probe 0:0x88
+probe "Chaos torus 0 -> 0xff (both wrap links)" 4 2 -a chaos --probe 0:0xff
+probe "Chaos mesh corner to corner" 4 30 --mesh -a chaos --probe 255:0
 
 # Mean hop distance under random traffic (self included): exact, and as
 # delivered at a low load.
@@ -98,6 +111,25 @@ line=$(sed -n 2p <<<"$OUT")
 awk -v o="$(field "$line" 6)" -v t="$(field "$line" 7)" -v s="$(field "$line" 12)" \
 	'BEGIN { d = o - t; if (d < 0) d = -d; exit !(d < 0.01 && s == 0) }'
 ok $? "mesh Duato in-random transpose, load 0.4: offered $(field "$line" 6), delivered $(field "$line" 7)"
+for arb in in-fixed in-random out; do
+	run router -a min-triplex --arbitration "$arb" --traffic hotspot1 --load 0.5 "${small[@]}"
+	line=$(sed -n 2p <<<"$OUT")
+	awk -v o="$(field "$line" 6)" -v t="$(field "$line" 7)" -v s="$(field "$line" 12)" \
+		'BEGIN { d = o - t; if (d < 0) d = -d; exit !(d < 0.01 && s == 0) }'
+	ok $? "torus Min Triplex $arb hot spot 1, load 0.5: offered $(field "$line" 6), delivered $(field "$line" 7)"
+done
+run router --mesh -a min-triplex --arbitration in-fixed --traffic transpose --load 0.4 "${small[@]}"
+line=$(sed -n 2p <<<"$OUT")
+awk -v o="$(field "$line" 6)" -v t="$(field "$line" 7)" -v s="$(field "$line" 12)" \
+	'BEGIN { d = o - t; if (d < 0) d = -d; exit !(d < 0.01 && s == 0) }'
+ok $? "mesh Min Triplex in-fixed transpose, load 0.4: offered $(field "$line" 6), delivered $(field "$line" 7)"
+for net in torus mesh; do
+	run router --"$net" -a chaos --traffic bitrev --load 0.5 "${small[@]}"
+	line=$(sed -n 2p <<<"$OUT")
+	awk -v o="$(field "$line" 6)" -v t="$(field "$line" 7)" -v s="$(field "$line" 12)" \
+		'BEGIN { d = o - t; if (d < 0) d = -d; exit !(d < 0.01 && s == 0) }'
+	ok $? "$net Chaos bit reversal, load 0.5: offered $(field "$line" 6), delivered $(field "$line" 7)"
+done
 for a in "do" "duato"; do
 	run router -a "$a" --load 1.0 --warmup 5000 --batches 4 --batch-size 2500 --csv
 	line=$(sed -n 2p <<<"$OUT")
@@ -111,6 +143,44 @@ line=$(sed -n 2p <<<"$OUT")
 	'BEGIN { exit !(s == 1 && t > 0.2) }'
 ok $? "torus Duato in-fixed complement, load 1.0: saturated, delivers $(field "$line" 7)"
 
+# Min Triplex at load 1 on the torus, every pattern: Rule 4t lets a packet
+# that needs -x take the restricted y VCs, which only the wrap-free rule
+# keeps deadlock-free.  Chaos has no VCs: the packet exchange keeps it
+# deadlock-free.  A deadlock stops the run (exit 1) or, if it leaves the
+# rest of the network moving, starves its throughput.  (Chaos's floor is
+# lower: past saturation it deroutes complement traffic to about 0.2.)
+for tr in random bitrev complement shuffle transpose hotspot1 hotspot2; do
+	run router -a min-triplex --traffic "$tr" --load 1.0 --warmup 3000 --batches 4 --batch-size 1500 --csv
+	line=$(sed -n 2p <<<"$OUT")
+	[ "$RC" = 0 ] && awk -v t="$(field "$line" 7)" -v s="$(field "$line" 12)" \
+		'BEGIN { exit !(s == 1 && t > 0.25) }'
+	ok $? "torus Min Triplex $tr, load 1.0: saturated, delivers $(field "$line" 7)"
+	run router -a chaos --traffic "$tr" --load 1.0 --warmup 3000 --batches 4 --batch-size 1500 --csv
+	line=$(sed -n 2p <<<"$OUT")
+	[ "$RC" = 0 ] && awk -v t="$(field "$line" 7)" -v s="$(field "$line" 12)" \
+		'BEGIN { exit !(s == 1 && t > 0.12) }'
+	ok $? "torus Chaos $tr, load 1.0: saturated, delivers $(field "$line" 7)"
+done
+# Long runs: Min Triplex's throughput 30000 cycles in is what it was at
+# 5000 (a partial deadlock would grow and take it down).  Chaos's decays
+# as its deroutes pile up (complement: about 0.2, then 0.1 at 74 hops a
+# packet), so it must only keep moving and delivering.
+for tr in complement transpose; do
+	for arb in in-fixed out; do
+		run router -a min-triplex --arbitration "$arb" --traffic "$tr" --load 1.0 --warmup 5000 --batches 4 --batch-size 2500 --csv
+		early=$(field "$(sed -n 2p <<<"$OUT")" 7)
+		run router -a min-triplex --arbitration "$arb" --traffic "$tr" --load 1.0 --warmup 30000 --batches 4 --batch-size 2500 --csv
+		late=$(field "$(sed -n 2p <<<"$OUT")" 7)
+		[ "$RC" = 0 ] && awk -v e="$early" -v l="$late" \
+			'BEGIN { exit !(e > 0.2 && l > 0.9 * e) }'
+		ok $? "torus Min Triplex $arb $tr, load 1.0: delivers $early after 5000 cycles, $late after 30000"
+	done
+	run router -a chaos --traffic "$tr" --load 1.0 --warmup 30000 --batches 4 --batch-size 2500 --csv
+	late=$(field "$(sed -n 2p <<<"$OUT")" 7)
+	[ "$RC" = 0 ] && awk -v l="$late" 'BEGIN { exit !(l > 0.05) }'
+	ok $? "torus Chaos $tr, load 1.0: delivers $late after 30000 cycles"
+done
+
 # The same seed, the same figures; another seed, others.
 run router -a duato --loads 0.2:0.6:0.4 --warmup 500 --batches 2 --batch-size 500 --csv
 first=$OUT
@@ -122,11 +192,15 @@ ok $? "seed 1 twice: the same output; seed 7: another"
 
 # The experiment, as a smoke run.
 run run --quick --dir "$tmp" seed002
-rows=$(grep -c "(seed [0-9]*)$" "$tmp/seed002.txt" 2>/dev/null)
-[ "$RC" = 0 ] && [ -s "$tmp/seed002.csv" ] && [ "$rows" = 70 ] &&
+rows=$(grep -c "(seed [0-9-]*)$" "$tmp/seed002.txt" 2>/dev/null)
+[ "$RC" = 0 ] && [ -s "$tmp/seed002.csv" ] && [ "$rows" = 126 ] &&
 	head -n 1 "$tmp/seed002.csv" | grep -q '^topology,algorithm,arbitration,traffic,load,' &&
-	grep -q '^\(holds\|DOES NOT HOLD\): ch. 5' "$tmp/seed002.txt"
-ok $? "run --quick seed002: CSV and 70 configurations beside the seed's"
+	grep -q '^\(holds\|DOES NOT HOLD\): ch. 5' "$tmp/seed002.txt" &&
+	grep -q '^torus:16x16,min-triplex,out,bitrev,' "$tmp/seed002.csv" &&
+	grep -q '^mesh:16x16,chaos,out,bitrev,' "$tmp/seed002.csv" &&
+	grep -q '^\(holds\|DOES NOT HOLD\): ch. 5: Min Triplex' "$tmp/seed002.txt" &&
+	grep -q '^\(holds\|DOES NOT HOLD\): ch. 6: torus, Chaos' "$tmp/seed002.txt"
+ok $? "run --quick seed002: CSV and 126 configurations beside the seed's, Min Triplex's and Chaos's among them"
 
 # The error contract: exit 2 and a message that names the problem.
 bad() {	# bad DESCRIPTION PATTERN ARGS...
@@ -137,6 +211,8 @@ bad() {	# bad DESCRIPTION PATTERN ARGS...
 	ok $? "$what: exit 2, \"$pat\" (got $RC: $(head -n 1 <<<"$ERR"))"
 }
 bad "an unknown algorithm" "--algorithm" router -a triplex
+bad "an unknown algorithm, the known listed" "do, duato, min-triplex or chaos" router -a planar
+bad "Chaos input-driven" "output-driven only" router -a chaos --arbitration in-random
 bad "an unknown arbitration" "--arbitration" router --arbitration rr
 bad "an unknown pattern" "--traffic" router --traffic tornado
 bad "a load not a number" "--load" router --load x

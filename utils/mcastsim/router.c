@@ -3,11 +3,12 @@
  * mcastsim router: seed 002's packet router study (Fulgham 1997, ch. 5
  * and 6) on the model of router_model.c: unicast traffic at a normalized
  * load, or a sweep of loads, on a k x k torus or mesh, with the
- * dimension-order oblivious or Duato's router and input- or output-driven
- * arbitration.  One line per load: the offered and delivered throughput
- * (normalized to the bisection limit, 95 % intervals by batch means),
- * the latency (injection buffer to delivery, source queueing excluded),
- * the mean hops, and whether the network is saturated.
+ * dimension-order oblivious router, Duato's, the packet Minimal Triplex or
+ * the Chaos router, and input- or output-driven arbitration.  One line
+ * per load: the offered and delivered throughput (normalized to the
+ * bisection limit, 95 % intervals by batch means), the latency (injection
+ * buffer to delivery, source queueing excluded), the mean hops, and
+ * whether the network is saturated.
  *
  * Also, to check the model: --selftest (the generator's test vectors),
  * --probe SRC:DST (one packet alone: its latency and hops), --map NODE
@@ -40,7 +41,7 @@ static void usage(FILE *f)
 	      "  -t, --topology torus:KxK|mesh:KxK   the network (default torus:16x16)\n"
 	      "      --k K                       K x K nodes (4..64)\n"
 	      "      --mesh | --torus            the topology alone\n"
-	      "  -a, --algorithm do|duato        the router (default do)\n"
+	      "  -a, --algorithm do|duato|min-triplex|chaos   the router (default do)\n"
 	      "      --arbitration in-fixed|in-random|out   (default out)\n"
 	      "      --traffic NAME              random, bitrev, complement, shuffle,\n"
 	      "                                  transpose, hotspot1, hotspot2 (default random);\n"
@@ -52,7 +53,7 @@ static void usage(FILE *f)
 	      "      --batch-size N              cycles per batch (default 4000)\n"
 	      "      --cycles N                  cycles measured: batch size N / B\n"
 	      "      --len W --depth W           packet length and buffer depth, words (20, 20)\n"
-	      "      --latency N                 node latency, cycles (default 3 DO, 4 Duato)\n"
+	      "      --latency N                 node latency, cycles (default 3 DO, else 4)\n"
 	      "      --seed S                    the generator's X0, 1..2^31-2 (default 1)\n"
 	      "      --csv                       one CSV line per load\n"
 	      "  checks: --selftest, --probe SRC:DST, --map NODE, --hops\n",
@@ -187,7 +188,7 @@ static void parse_args(int argc, char **argv, struct ropts *o)
 		case 'a':
 			v = rm_algo_parse(optarg);
 			if (v < 0)
-				sim_die("--algorithm: '%s' is not do or duato",
+				sim_die("--algorithm: '%s' is not do, duato, min-triplex or chaos",
 					optarg);
 			o->c.algo = (enum rm_algo)v;
 			break;

@@ -3,11 +3,13 @@
  * A cycle-level packet router simulator for unicast traffic on a k x k
  * torus or mesh: seed 002's router study (Fulgham 1997, ch. 5 and 6;
  * notes 3 and 5.3).  Virtual cut-through packets, half-duplex channels,
- * the dimension-order oblivious router (DO) and Duato's minimal adaptive
- * router, input-driven (fixed order or random) and output-driven
- * arbitration, the seed's seven traffic patterns, its random number
- * generator, and batch-means statistics.  No printing: mcastsim router
- * (router.c) and the seed002 experiment drive it.
+ * the dimension-order oblivious router (DO), Duato's minimal adaptive
+ * router, the packet Minimal Triplex (ch. 4, 5) and the Chaos router
+ * (ch. 6), input-driven (fixed order or random) and output-driven
+ * arbitration (Chaos: output-driven only), the seed's seven traffic
+ * patterns, its random number generator, and batch-means statistics.  No
+ * printing: mcastsim router (router.c) and the seed002 experiment drive
+ * it.
  */
 #ifndef MCASTSIM_ROUTER_MODEL_H
 #define MCASTSIM_ROUTER_MODEL_H
@@ -15,7 +17,12 @@
 #include "mc_types.h"
 
 enum rm_topo { RM_TORUS, RM_MESH };
-enum rm_algo { RM_DO, RM_DUATO };
+enum rm_algo {
+	RM_DO, RM_DUATO,
+	RM_TRIPLEX,		/* Minimal Triplex, packet version */
+	RM_CHAOS,		/* output-driven only */
+	RM_NALGO
+};
 enum rm_arb { RM_IN_FIXED, RM_IN_RANDOM, RM_OUT };
 enum rm_traffic {
 	RM_RANDOM, RM_BITREV, RM_COMPLEMENT, RM_SHUFFLE, RM_TRANSPOSE,
@@ -33,7 +40,7 @@ struct rm_cfg {
 	double load;		/* normalized to the bisection limit */
 	u32 len;		/* packet length, words (20) */
 	u32 depth;		/* buffer depth, words (20), len..3 len */
-	u32 latency;		/* node latency, cycles; 0: 3 DO, 4 Duato */
+	u32 latency;		/* node latency, cycles; 0: 3 DO, else 4 */
 	u32 seed;		/* X0 of the generator, 1..2^31-2 */
 	u32 warmup;		/* cycles discarded first */
 	u32 batches;		/* batch count, at least 2 */
