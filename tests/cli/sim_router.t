@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
-# mcastsim router: seed 002's packet router model (router_model.c).  The
-# generator's test vectors, the zero-load latency the pipeline implies,
-# the mean hop distances, the traffic patterns, conservation below
-# saturation and progress far above it (Min Triplex and Chaos: every
-# pattern at load 1 on the torus, and long runs that must keep
-# delivering), the seed002 experiment, and the error contract.  TAP
-# output.
+# mcastsim router: seed 002's router model (router_model.c), packet and
+# wormhole.  The generator's test vectors, the zero-load latency the
+# pipeline implies (a packet's and a worm's), the mean hop distances, the
+# traffic patterns, conservation below saturation and progress far above
+# it (Min Triplex and Chaos: every pattern at load 1 on the torus, and
+# long runs that must keep delivering; wormhole: the oblivious router,
+# Duato and Min Triplex), the wormhole mix's mean length, the seed002 and
+# seed002-ch4 experiments, and the error contract.  TAP output.
 #
 # MCASTSIM names the binary (default: build/mcastsim in the repository).
 
@@ -202,6 +203,67 @@ rows=$(grep -c "(seed [0-9-]*)$" "$tmp/seed002.txt" 2>/dev/null)
 	grep -q '^\(holds\|DOES NOT HOLD\): ch. 6: torus, Chaos' "$tmp/seed002.txt"
 ok $? "run --quick seed002: CSV and 126 configurations beside the seed's, Min Triplex's and Chaos's among them"
 
+# Wormhole (ch. 4): 1-word buffers, a word a cycle streams through each
+# (a word enters a buffer in the cycle its word leaves), so a worm alone
+# keeps the pipeline's h (N + 1) + N + len - 1 cycles: 40 words, DO 3
+# cycles a node against 4 for the oblivious Triplex, Duato and Min
+# Triplex, one cycle a hop.
+whprobe() {	# whprobe WHAT N HOPS ARGS...
+	local what=$1 lat=$2 hops=$3 want
+	shift 3
+	want=$((hops * (lat + 1) + lat + 39))
+	run router --flow wormhole --len 40 "$@"
+	[ "$RC" = 0 ] && [ "$OUT" = "latency $want hops $hops" ]
+	ok $? "wormhole $what: $OUT (want $want over $hops hops)"
+}
+whprobe "DO torus 0 -> 0x88" 3 16 --probe 0:0x88
+whprobe "oblivious Triplex (DO, latency 4) torus 0 -> 0x88" 4 16 --latency 4 --probe 0:0x88
+whprobe "Duato torus 0 -> 0x88" 4 16 -a duato --probe 0:0x88
+whprobe "Min Triplex torus 0 -> 0xff" 4 2 -a min-triplex --probe 0:0xff
+whprobe "DO torus 0 -> 15 (the wrap link)" 3 1 --probe 0:15
+whprobe "DO mesh corner to corner" 3 30 --mesh --probe 0:255
+whprobe "DO to itself" 3 0 --probe 37:37
+
+# Wormhole below saturation delivers what is offered; at load 1 the
+# oblivious router, Duato and Min Triplex (the mix: a blocked 400-word
+# worm holds every buffer of its path) saturate and keep delivering.
+wh=(--flow wormhole --warmup 1000 --batches 4 --batch-size 1500 --csv)
+run router --len 40 --load 0.1 "${wh[@]}"
+line=$(sed -n 2p <<<"$OUT")
+awk -v o="$(field "$line" 6)" -v t="$(field "$line" 7)" -v s="$(field "$line" 12)" \
+	'BEGIN { d = o - t; if (d < 0) d = -d; exit !(d < 0.01 && s == 0) }'
+ok $? "wormhole DO 40 words, load 0.1: offered $(field "$line" 6), delivered $(field "$line" 7), not saturated"
+run router -a duato --mix 40:400:10 --traffic transpose --load 0.15 "${wh[@]}"
+line=$(sed -n 2p <<<"$OUT")
+awk -v o="$(field "$line" 6)" -v t="$(field "$line" 7)" -v s="$(field "$line" 12)" \
+	'BEGIN { d = o - t; if (d < 0) d = -d; exit !(d < 0.015 && s == 0) }'
+ok $? "wormhole Duato mix transpose, load 0.15: offered $(field "$line" 6), delivered $(field "$line" 7)"
+for a in "do" "duato" "min-triplex"; do
+	run router -a "$a" --mix 40:400:10 --load 1.0 --flow wormhole --warmup 2000 --batches 2 --batch-size 1000 --csv
+	line=$(sed -n 2p <<<"$OUT")
+	[ "$RC" = 0 ] && awk -v t="$(field "$line" 7)" -v s="$(field "$line" 12)" \
+		'BEGIN { exit !(s == 1 && t > 0.1) }'
+	ok $? "wormhole $a mix, load 1.0: saturated, still delivers $(field "$line" 7)"
+done
+
+# The mix: 40 and 400 words at 10 to 1, mean 800/11 = 72.727 words (T1
+# 145.45 cycles on the torus); as injected, within 3 standard errors.
+run router --flow wormhole --mix 40:400:10 --load 0.2 --warmup 500 --batches 4 --batch-size 3000 --csv
+line=$(sed -n 2p <<<"$OUT")
+run router --flow wormhole --mix 40:400:10 --batches 2 --batch-size 10
+head -n 1 <<<"$OUT" | grep -q 'wormhole, mean length 72.727 words' &&
+	awk -v l="$(field "$line" 13)" 'BEGIN { exit !(l > 68 && l < 77.5) }'
+ok $? "mix 40:400:10: mean length 72.727, $(field "$line" 13) as injected"
+
+# The ch. 4 experiment, as a smoke run.
+run run --quick --dir "$tmp" seed002-ch4
+rows=$(grep -c "(Table 4.4 [0-9.]*)" "$tmp/seed002-ch4.txt" 2>/dev/null)
+[ "$RC" = 0 ] && [ -s "$tmp/seed002-ch4.csv" ] && [ "$rows" = 32 ] &&
+	head -n 1 "$tmp/seed002-ch4.csv" | grep -q '^router,traffic,length,load,' &&
+	grep -q '^obliv-triplex,hotspot1,mix,' "$tmp/seed002-ch4.csv" &&
+	grep -q '^\(holds\|DOES NOT HOLD\): ch. 4: long messages' "$tmp/seed002-ch4.txt"
+ok $? "run --quick seed002-ch4: CSV and 32 configurations beside Table 4.4"
+
 # The error contract: exit 2 and a message that names the problem.
 bad() {	# bad DESCRIPTION PATTERN ARGS...
 	local what=$1 pat=$2
@@ -230,6 +292,13 @@ bad "one batch" "batches" router --batches 1
 bad "seed 0" "seed" router --seed 0
 bad "a probe off the network" "--probe" router --probe 0:256
 bad "a stray argument" "usage" router extra
+bad "an unknown flow control" "--flow: 'store' is not vct or wormhole" router --flow store
+bad "a mix not S:L:R" "--mix: '40:400' is not SHORT:LONG:RATIO" router --flow wormhole --mix 40:400
+bad "a mix with ratio 0" "ratio at least 1" router --flow wormhole --mix 40:400:0
+bad "a negative mix" "--mix" router --flow wormhole --mix 40:-400:10
+bad "a mix of packets" "message mix: wormhole only" router --mix 40:400:10
+bad "a deep wormhole buffer" "wormhole buffers hold 1 word" router --flow wormhole --depth 20
+bad "wormhole Chaos" "packet-only" router --flow wormhole -a chaos
 
 echo "1..$n"
 [ "$failed" -eq 0 ]

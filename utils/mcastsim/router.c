@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * mcastsim router: seed 002's packet router study (Fulgham 1997, ch. 5
- * and 6) on the model of router_model.c: unicast traffic at a normalized
+ * mcastsim router: seed 002's router study (Fulgham 1997, ch. 4, 5 and
+ * 6) on the model of router_model.c, packet (VCT) or wormhole: unicast traffic at a normalized
  * load, or a sweep of loads, on a k x k torus or mesh, with the
  * dimension-order oblivious router, Duato's, the packet Minimal Triplex or
  * the Chaos router, and input- or output-driven arbitration.  One line
@@ -31,7 +31,7 @@ struct ropts {
 	struct rm_cfg c;
 	double load[MAX_LOADS];
 	u32 nloads;
-	bool csv, selftest, hops;
+	bool csv, selftest, hops, depth_set;
 	s64 probe_src, probe_dst, map;
 };
 
@@ -53,6 +53,10 @@ static void usage(FILE *f)
 	      "      --batch-size N              cycles per batch (default 4000)\n"
 	      "      --cycles N                  cycles measured: batch size N / B\n"
 	      "      --len W --depth W           packet length and buffer depth, words (20, 20)\n"
+	      "      --flow vct|wormhole         flow control (default vct); wormhole: 1-word\n"
+	      "                                  buffers, simplex channels (ch. 4)\n"
+	      "      --mix S:L:R                 wormhole: S- and L-word messages, R to 1\n"
+	      "                                  (ch. 4: 40:400:10)\n"
 	      "      --latency N                 node latency, cycles (default 3 DO, else 4)\n"
 	      "      --seed S                    the generator's X0, 1..2^31-2 (default 1)\n"
 	      "      --csv                       one CSV line per load\n"
@@ -118,6 +122,22 @@ static void parse_loads(const char *s, struct ropts *o)
 	}
 }
 
+/* --mix S:L:R: S-word and L-word messages, R short to one long. */
+static void parse_mix(const char *s, struct ropts *o)
+{
+	u32 a, b, r;
+	char x;
+
+	if (sscanf(s, "%u:%u:%u%c", &a, &b, &r, &x) != 3 || strchr(s, '-'))
+		sim_die("--mix: '%s' is not SHORT:LONG:RATIO (e.g. 40:400:10)",
+			s);
+	if (!a || !b || !r)
+		sim_die("--mix: '%s': lengths and ratio at least 1", s);
+	o->c.len = a;
+	o->c.len2 = b;
+	o->c.mix = r;
+}
+
 /* A node number (decimal or 0x hex), or sim_die naming @what. */
 static s64 parse_node(const char *s, const char *what)
 {
@@ -169,6 +189,8 @@ static void parse_args(int argc, char **argv, struct ropts *o)
 		{ "probe", required_argument, NULL, 18 },
 		{ "map", required_argument, NULL, 19 },
 		{ "hops", no_argument, NULL, 20 },
+		{ "flow", required_argument, NULL, 21 },
+		{ "mix", required_argument, NULL, 22 },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -237,6 +259,7 @@ static void parse_args(int argc, char **argv, struct ropts *o)
 			break;
 		case 13:
 			o->c.depth = sim_num(optarg, "--depth");
+			o->depth_set = true;
 			break;
 		case 14:
 			o->c.latency = sim_num(optarg, "--latency");
@@ -261,6 +284,16 @@ static void parse_args(int argc, char **argv, struct ropts *o)
 		case 20:
 			o->hops = true;
 			break;
+		case 21:
+			v = rm_flow_parse(optarg);
+			if (v < 0)
+				sim_die("--flow: '%s' is not vct or wormhole",
+					optarg);
+			o->c.flow = (enum rm_flow)v;
+			break;
+		case 22:
+			parse_mix(optarg, o);
+			break;
 		case 'h':
 			usage(stdout);
 			exit(0);
@@ -278,6 +311,9 @@ static void parse_args(int argc, char **argv, struct ropts *o)
 			sim_die("%s: fewer cycles than batches", "--cycles");
 		o->c.batch = cycles / o->c.batches;
 	}
+	/* wormhole buffers hold a word: the default, not the packet's 20 */
+	if (o->c.flow == RM_WORMHOLE && !o->depth_set)
+		o->c.depth = 1;
 	why = rm_cfg_check(&o->c);
 	if (why)
 		sim_die("%s", why);
@@ -336,19 +372,24 @@ int router_main(int argc, char **argv)
 	char topo[32];
 	u32 i;
 	int rc = 0;
+	bool wh;
 
 	memset(&o, 0, sizeof(o));
 	parse_args(argc, argv, &o);
+	wh = o.c.flow == RM_WORMHOLE;
 	if (o.selftest || o.probe_src >= 0 || o.map >= 0 || o.hops)
 		return checks(&o);
 	topo_label(&o.c, topo, sizeof(topo));
+	/* wormhole: the mean length of the messages injected, last */
 	if (o.csv)
-		puts("topology,algorithm,arbitration,traffic,load,offered,throughput,throughput_ci,latency,latency_ci,hops,saturated");
+		printf("topology,algorithm,arbitration,traffic,load,offered,throughput,throughput_ci,latency,latency_ci,hops,saturated%s\n",
+		       wh ? ",mean_length" : "");
 	else
-		printf("# %s %s %s %s: normalized load, throughput, latency (cycles), 95 %% intervals\n"
+		printf("# %s %s %s %s %s, mean length %.3f words: normalized load, throughput, latency (cycles), 95 %% intervals\n"
 		       "%6s %8s %16s %18s %6s %s\n", topo,
 		       rm_algo_name(o.c.algo), rm_arb_name(o.c.arb),
-		       rm_traffic_name(o.c.traffic), "load", "offered",
+		       rm_traffic_name(o.c.traffic), rm_flow_name(o.c.flow),
+		       rm_mean_len(&o.c), "load", "offered",
 		       "throughput", "latency", "hops", "");
 	for (i = 0; i < o.nloads; i++) {
 		o.c.load = o.load[i];
@@ -357,14 +398,17 @@ int router_main(int argc, char **argv)
 				o.c.load);
 			rc = 1;
 		}
-		if (o.csv)
-			printf("%s,%s,%s,%s,%.2f,%.4f,%.4f,%.4f,%.2f,%.2f,%.3f,%d\n",
+		if (o.csv) {
+			printf("%s,%s,%s,%s,%.2f,%.4f,%.4f,%.4f,%.2f,%.2f,%.3f,%d",
 			       topo, rm_algo_name(o.c.algo),
 			       rm_arb_name(o.c.arb),
 			       rm_traffic_name(o.c.traffic), o.c.load,
 			       r.offered, r.thr, r.thr_ci, r.lat, r.lat_ci,
 			       r.hops, r.saturated);
-		else
+			if (wh)
+				printf(",%.3f", r.len_mean);
+			putchar('\n');
+		} else
 			printf("%6.2f %8.4f %8.4f +- %.4f %9.2f +- %6.2f %6.3f %s\n",
 			       o.c.load, r.offered, r.thr, r.thr_ci, r.lat,
 			       r.lat_ci, r.hops,

@@ -110,6 +110,30 @@
  *   - saturation: the shortfall offered - delivered, batch by batch, has
  *     a 95 % interval above 0 and is over 1 % of the offered load.
  *
+ * Wormhole (ch. 4; notes 1.3, 3.1, 3.2), --flow wormhole: the same
+ * routers, buffers and pipeline with these differences.  Buffers hold one
+ * word (a flit).  A worm owns a buffer from its header's arrival (an
+ * output buffer: from its connection) until its tail leaves, so a blocked
+ * worm spans several routers; a header enters a buffer only when no worm
+ * owns it ("the VC is free"; DO and Rule 1 need nothing more, notes 2.1).
+ * Each direction of a link is its own simplex channel, a word a cycle,
+ * round-robin over its VCs: no half-duplex sharing, and T1 halves (k l/8
+ * on the torus).  A word may enter a full buffer in the cycle its word
+ * leaves (a 1-word buffer streams a word a cycle): the transfers of a
+ * cycle are resolved downstream first, each buffer's once, a transfer
+ * into a full buffer first asking that buffer's own transfer (a cycle of
+ * full buffers asking one another moves nothing).  The injection buffer
+ * is filled after the cycle's transfers, for the same reason.  DO has the
+ * ch. 4 oblivious router's 2 VCs on the torus (1 on the mesh) and no
+ * lanes, so it delivers in order; the oblivious Triplex is DO with node
+ * latency 4.  Duato's adaptive test is unchanged (local output unowned,
+ * the neighbour's input empty a cycle ago: the bubble).  Minimal Triplex
+ * uses the wormhole "empty" (notes 2.3) for Rules 2 and 4t, the same
+ * strict test as Duato's; Rule 1 needs the VC free alone.  Messages are
+ * --len words, or with --mix, --len2 words with probability 1 / (mix +
+ * 1) (drawn with the destination).  The non-minimal Triplex (Rule 3w,
+ * deroutes) is not modelled.
+ *
  * Memory is allocated once per run: buffers hold up to four packet
  * segments in a ring, packets come from a free list, source queues are
  * counters (the destination is drawn when a packet enters the injection
@@ -139,6 +163,7 @@ static const char *const topo_names[] = { "torus", "mesh" };
 static const char *const algo_names[] = { "do", "duato", "min-triplex",
 	"chaos" };
 static const char *const arb_names[] = { "in-fixed", "in-random", "out" };
+static const char *const flow_names[] = { "vct", "wormhole" };
 static const char *const traffic_names[] = { "random", "bitrev",
 	"complement", "shuffle", "transpose", "hotspot1", "hotspot2",
 	"hotspot2-once" };
@@ -158,6 +183,10 @@ const char *rm_arb_name(enum rm_arb a)
 const char *rm_traffic_name(enum rm_traffic t)
 {
 	return traffic_names[t];
+}
+const char *rm_flow_name(enum rm_flow f)
+{
+	return flow_names[f];
 }
 
 static int find_name(const char *const *v, int n, const char *s)
@@ -182,6 +211,11 @@ int rm_arb_parse(const char *s)
 int rm_traffic_parse(const char *s)
 {
 	return find_name(traffic_names, RM_NTRAFFIC, s);
+}
+
+int rm_flow_parse(const char *s)
+{
+	return find_name(flow_names, 2, s);
 }
 
 /* ------------------------------------------------------------------ */
@@ -275,6 +309,22 @@ static u32 log2_exact(u32 k)
 	return (1u << b) == k ? b : 0;
 }
 
+static const char *common_check(const struct rm_cfg *c);
+
+/* Wormhole: 1-word buffers, no Chaos, a mix of two lengths. */
+static const char *wormhole_check(const struct rm_cfg *c)
+{
+	if (c->depth != 1)
+		return "buffer depth: wormhole buffers hold 1 word";
+	if (c->algo == RM_CHAOS)
+		return "algorithm: the Chaos router is packet-only (no wormhole)";
+	if (c->mix > 1000)
+		return "message mix: at most 1000 short to 1 long";
+	if (c->mix && (c->len2 < 1 || c->len2 > 4096))
+		return "message mix: long length 1 to 4096 words";
+	return common_check(c);
+}
+
 const char *rm_cfg_check(const struct rm_cfg *c)
 {
 	if (c->k < 4 || c->k > 64)
@@ -288,10 +338,27 @@ const char *rm_cfg_check(const struct rm_cfg *c)
 		return "load: 0 to 10";
 	if (c->len < 1 || c->len > 4096)
 		return "packet length: 1 to 4096 words";
+	if (c->flow == RM_WORMHOLE)
+		return wormhole_check(c);
+	if (c->mix)
+		return "message mix: wormhole only (--flow wormhole)";
 	/* a buffer holds its departing head and depth / len others */
 	if (c->depth < c->len || c->depth > (NSEG - 1) * c->len ||
 	    c->depth > 16384)
 		return "buffer depth: packet length to 3 times that";
+	return common_check(c);
+}
+
+double rm_mean_len(const struct rm_cfg *c)
+{
+	if (!c->mix)
+		return c->len;
+	return ((double)c->mix * c->len + c->len2) / (c->mix + 1);
+}
+
+/* The rest of rm_cfg_check, for both flow controls. */
+static const char *common_check(const struct rm_cfg *c)
+{
 	if (c->algo == RM_CHAOS && c->arb != RM_OUT)
 		return "arbitration: the Chaos router is output-driven only";
 	if (c->latency > 64)
@@ -309,6 +376,9 @@ const char *rm_cfg_check(const struct rm_cfg *c)
 
 double rm_t1(const struct rm_cfg *c)
 {
+	/* simplex channels carry both directions at once: twice the rate */
+	if (c->flow == RM_WORMHOLE)
+		return c->k * rm_mean_len(c) / (c->topo == RM_TORUS ? 8 : 4);
 	return (double)c->k * c->len / (c->topo == RM_TORUS ? 4 : 2);
 }
 
@@ -426,6 +496,7 @@ struct buf {
 	u16 committed;		/* words of packets not yet forwarded */
 	u32 stamp;		/* the cycle count0/nseg0 are of */
 	s32 to;			/* routed head's output, or -1 */
+	u32 xdone;		/* wormhole: cycle + 1 its crossbar moved */
 	struct seg seg[NSEG];
 };
 
@@ -433,6 +504,7 @@ struct pkt {
 	u32 t_start;		/* header into the injection buffer */
 	u32 t_hdr;		/* header into the buffer it is furthest in */
 	u16 dst, hops, dw;	/* dw: words delivered */
+	u16 len;		/* words */
 	u8 deroute;		/* Chaos: picked in a full multiqueue */
 	u32 next;		/* free list */
 };
@@ -450,6 +522,8 @@ struct node {
 struct link {
 	u32 a, b;		/* b = a's + neighbour in dimension d */
 	u8 d, rr;
+	u8 rr1;			/* wormhole: b -> a's round-robin (rr: a -> b) */
+	u32 cdone[2];		/* wormhole: cycle + 1 each direction moved */
 	u16 busy;		/* output buffers holding packets: bit v for
 				 * a's + VC v, bit nvc + v for b's - VC v */
 };
@@ -460,6 +534,8 @@ struct model {
 	u32 nmq;		/* Chaos multiqueue slots, after delivery */
 	u32 lat, len, depth;
 	u32 uvc;		/* Duato's unrestricted VC */
+	bool wh;		/* wormhole */
+	u32 lanes;		/* DO's lanes per class: 2 VCT, 1 wormhole */
 	double p;		/* injection probability per node per cycle */
 	u32 now;
 	struct buf *buf;
@@ -473,6 +549,7 @@ struct model {
 	/* measurement */
 	s32 batch;		/* the batch of this cycle, or -1 */
 	double *created, *delivered, *latsum, *hopsum;
+	double lensum, lencnt;	/* lengths injected in the batches */
 	/* rm_probe */
 	s32 probe_dst;
 	u32 probe_lat, probe_hops;
@@ -545,9 +622,47 @@ static inline bool word_ready(const struct model *m, const struct buf *b)
 	return b->nseg && s->in - s->out - (s->t_in == m->now) > 0;
 }
 
+/* VCT: room for a whole packet; wormhole: no worm owns the buffer. */
 static inline bool can_take(const struct model *m, const struct buf *b)
 {
+	if (m->wh)
+		return !b->nseg;
 	return b->committed + m->len <= m->depth;
+}
+
+static inline u32 plen(const struct model *m, u32 p)
+{
+	return m->pkt[p].len;
+}
+
+static bool xbar(struct model *m, u32 id);
+static void wh_channel(struct model *m, u32 node, u32 port);
+
+/*
+ * Wormhole: buffer @id's word leaves this cycle if it can.  Its transfer
+ * is done now (once a cycle), before the one that asks, which is what
+ * lets a 1-word buffer take a word in the cycle its word leaves.
+ */
+static void wh_drain(struct model *m, u32 id)
+{
+	u32 node = id / m->nb, i = id % m->nb;
+
+	if (i > b_inj(m) && i < b_deliv(m))
+		wh_channel(m, node, (i - b_inj(m) - 1) / m->nvc);
+	else if (i <= b_inj(m) && m->buf[id].to >= 0)
+		xbar(m, id);
+}
+
+/* A word can come into buffer @id this cycle. */
+static bool room(struct model *m, u32 id)
+{
+	struct buf *b = &m->buf[id];
+
+	if (!m->wh)
+		return space0(m, b) > 0;
+	if (b->count >= m->depth)
+		wh_drain(m, id);
+	return b->count < m->depth;
 }
 
 static u32 push_seg(struct model *m, struct buf *b, u32 pkt)
@@ -636,6 +751,16 @@ static u32 draw_dest(struct model *m, u32 node)
 	return h[(u32)((u - m->n) / HOT_EXTRA) % nh];
 }
 
+/* The mix: the long length with probability 1 / (mix + 1). */
+static u16 draw_len(struct model *m, u32 node)
+{
+	if (!m->c.mix)
+		return (u16)m->len;
+	if (lcg_u01(&m->node[node].rs_dst) * (m->c.mix + 1) < 1)
+		return (u16)m->c.len2;
+	return (u16)m->len;
+}
+
 /* The source queue feeds the injection buffer a word a cycle. */
 static void inject(struct model *m, u32 u)
 {
@@ -646,7 +771,7 @@ static void inject(struct model *m, u32 u)
 
 	if (nd->feed == NO_SLOT && !nd->srcq)
 		return;
-	if (!space0(m, b))
+	if (!room(m, u * m->nb + b_inj(m)))
 		return;
 	if (nd->feed == NO_SLOT) {
 		if (!can_take(m, b))
@@ -655,6 +780,11 @@ static void inject(struct model *m, u32 u)
 		p = alloc_pkt(m);
 		m->pkt[p] = (struct pkt){ .t_start = m->now,
 					  .dst = (u16)draw_dest(m, u) };
+		m->pkt[p].len = draw_len(m, u);
+		if (m->batch >= 0) {
+			m->lensum += m->pkt[p].len;
+			m->lencnt++;
+		}
 		nd->feed = (u8)push_seg(m, b, p);
 		if (b->nseg == 1)
 			nd->pend |= 1u << b_inj(m);
@@ -667,7 +797,7 @@ static void inject(struct model *m, u32 u)
 		m->pkt[z->pkt].t_hdr = m->now;
 	b->count++;
 	m->progress++;
-	if (z->in == m->len)
+	if (z->in == plen(m, z->pkt))
 		nd->feed = NO_SLOT;
 }
 
@@ -692,9 +822,15 @@ static void delivered(struct model *m, u32 p)
 static bool xbar(struct model *m, u32 id)
 {
 	u32 node = id / m->nb, i = id % m->nb;
-	struct buf *s = &m->buf[id], *d = &m->buf[s->to];
-	u32 p = s->seg[s->head].pkt;
+	struct buf *s = &m->buf[id], *d;
+	u32 p;
 
+	/* wormhole: once a cycle, asked first or in the cycle's turn */
+	if (m->wh && s->xdone == m->now + 1)
+		return s->to < 0;
+	s->xdone = m->now + 1;
+	d = &m->buf[s->to];
+	p = s->seg[s->head].pkt;
 	if (!word_ready(m, s))
 		return false;
 	if ((u32)s->to % m->nb == b_deliv(m)) {
@@ -702,7 +838,7 @@ static bool xbar(struct model *m, u32 id)
 		s->seg[s->head].out++;
 		s->count--;
 		m->progress++;
-		if (++m->pkt[p].dw == m->len) {
+		if (++m->pkt[p].dw == plen(m, p)) {
 			d->committed = 0;
 			delivered(m, p);
 		}
@@ -714,26 +850,31 @@ static bool xbar(struct model *m, u32 id)
 		u32 prev = (s->to_slot + NSEG - 1) % NSEG;
 		u32 di = (u32)s->to % m->nb;
 
-		if (!space0(m, d) || (s->to_slot != d->head &&
-				      d->seg[prev].in < m->len))
+		if (s->to_slot != d->head &&
+		    d->seg[prev].in < plen(m, d->seg[prev].pkt))
+			return false;
+		if (!room(m, (u32)s->to))
 			return false;
 		move(m, s, d, s->to_slot);
 		/* a multiqueue slot holds one packet: route it once it is in */
 		if (di > b_deliv(m) && d->seg[s->to_slot].in == 1)
 			m->node[node].pend |= 1u << di;
 	}
-	if (s->seg[s->head].out < m->len)
+	if (s->seg[s->head].out < plen(m, p))
 		return false;
 	pop(m, node, i);
 	return true;
 }
 
-/* One word across channel @l, round-robin over both ends' outputs. */
-static void channel(struct model *m, struct link *l)
+/*
+ * One word across channel @l, round-robin (pointer @rr) over the outputs
+ * in @mask: both ends' (half-duplex), or one end's (simplex, wormhole).
+ */
+static void channel(struct model *m, struct link *l, u32 mask, u8 *rr)
 {
 	u32 nvc = m->nvc, idx, v, from, to, port, w = 2 * nvc;
-	u32 all = (1u << w) - 1, sh = (l->rr + 1u) % w;
-	u32 rot = ((l->busy >> sh) | (l->busy << (w - sh))) & all;
+	u32 all = (1u << w) - 1, sh = (*rr + 1u) % w, busy = l->busy & mask;
+	u32 rot = ((busy >> sh) | (busy << (w - sh))) & all;
 	struct buf *s, *d;
 
 	for (; rot; rot &= rot - 1) {
@@ -746,7 +887,7 @@ static void channel(struct model *m, struct link *l)
 		if (!word_ready(m, s))
 			continue;
 		d = bp(m, to, b_in(m, port, v));
-		if (!space0(m, d))
+		if (!room(m, (u32)(d - m->buf)))
 			continue;
 		if (s->seg[s->head].out == 0) {
 			u32 pk = s->seg[s->head].pkt;
@@ -760,16 +901,34 @@ static void channel(struct model *m, struct link *l)
 			m->pkt[pk].hops++;
 		}
 		move(m, s, d, (d->head + d->nseg - 1) % NSEG);
-		if (s->seg[s->head].out == m->len) {
+		if (s->seg[s->head].out == plen(m, s->seg[s->head].pkt)) {
 			touch(m, s);
 			s->head = (s->head + 1) % NSEG;
 			s->nseg--;
 			if (!s->nseg)
 				l->busy &= ~(1u << idx);
 		}
-		l->rr = (u8)idx;
+		*rr = (u8)idx;
 		return;
 	}
+}
+
+/*
+ * Wormhole: the simplex channel out of @node's @port, once a cycle.  The
+ * link's a end sends on its + ports (bits 0..nvc-1), b on its - ports.
+ */
+static void wh_channel(struct model *m, u32 node, u32 port)
+{
+	struct link *l = &m->link[m->node[node].link[port]];
+	u32 half = port & 1 ? 0 : 1, lo = (1u << m->nvc) - 1;
+
+	if (l->cdone[half] == m->now + 1)
+		return;
+	l->cdone[half] = m->now + 1;
+	if (half)
+		channel(m, l, lo << m->nvc, &l->rr1);
+	else
+		channel(m, l, lo, &l->rr);
 }
 
 /* ------------------------------------------------------------------ */
@@ -869,21 +1028,38 @@ static void dirs_in(const struct model *m, const struct route_at *r, u32 d,
 	}
 }
 
-/* DO: two lanes per class, the available one with the most space. */
+/*
+ * DO: two lanes per class, the available one with the most space; the
+ * wormhole oblivious router (ch. 4) has one, for in-order delivery.
+ */
 static void do_cands(struct model *m, u32 u, const struct route_at *r,
 		     struct cands *cd)
 {
-	u32 port = 2 * r->l + r->dir, best = 0, j;
+	u32 port = 2 * r->l + r->dir, best = 0, j, vc;
 
-	for (j = 0; j < 2; j++) {
-		struct buf *b = bp(m, u, b_out(m, port, 2 * r->vc + j));
+	for (j = 0; j < m->lanes; j++) {
+		struct buf *b;
 
+		vc = m->lanes * r->vc + j;
+		b = bp(m, u, b_out(m, port, vc));
 		if (can_take(m, b) && (!cd->n || m->depth - b->count > best)) {
 			cd->n = 0;
-			add(cd, port * m->nvc + 2 * r->vc + j);
+			add(cd, port * m->nvc + vc);
 			best = m->depth - b->count;
 		}
 	}
+}
+
+/*
+ * The empty test that needs the neighbour's status: @u's output (@port,
+ * @vc) empty, and the neighbour's input of that VC empty at the start of
+ * the cycle (its status is a cycle old: the bubble).
+ */
+static bool strict_empty(const struct model *m, u32 u, u32 port, u32 vc)
+{
+	if (bp(m, u, b_out(m, port, vc))->nseg)
+		return false;
+	return empty0(m, bp(m, (u32)m->node[u].nb[port], b_in(m, port, vc)));
 }
 
 /*
@@ -901,17 +1077,9 @@ static void duato_cands(struct model *m, u32 u, const struct route_at *r,
 		    can_take(m, bp(m, u, b_out(m, 2 * d + r->dir, r->vc))))
 			add(cd, (2 * d + r->dir) * m->nvc + r->vc);
 		dirs_in(m, r, d, dr, &n);
-		for (j = 0; j < n; j++) {
-			u32 port = 2 * d + dr[j];
-			struct buf *o = bp(m, u, b_out(m, port, m->uvc));
-
-			if (o->nseg)
-				continue;
-			if (!empty0(m, bp(m, (u32)m->node[u].nb[port],
-					  b_in(m, port, m->uvc))))
-				continue;
-			add(cd, port * m->nvc + m->uvc);
-		}
+		for (j = 0; j < n; j++)
+			if (strict_empty(m, u, 2 * d + dr[j], m->uvc))
+				add(cd, (2 * d + dr[j]) * m->nvc + m->uvc);
 	}
 }
 
@@ -955,7 +1123,9 @@ static void triplex_cands(struct model *m, u32 u, const struct route_at *r,
 			for (v = 0; v < m->nvc; v++) {
 				if (v != m->uvc && !(r4 && d > r->l))
 					continue;
-				if (can_take(m, bp(m, u, b_out(m, port, v))))
+				/* wormhole "empty" is the strict one */
+				if (m->wh ? strict_empty(m, u, port, v) :
+				    can_take(m, bp(m, u, b_out(m, port, v))))
 					add(cd, port * m->nvc + v);
 			}
 		}
@@ -1328,8 +1498,10 @@ static void model_init(struct model *m, const struct rm_cfg *c)
 	memset(m, 0, sizeof(*m));
 	m->c = *c;
 	m->n = c->k * c->k;
+	m->wh = c->flow == RM_WORMHOLE;
+	m->lanes = m->wh ? 1 : 2;
 	if (c->algo == RM_DO)
-		m->nvc = c->topo == RM_TORUS ? 4 : 2;
+		m->nvc = (c->topo == RM_TORUS ? 2 : 1) * m->lanes;
 	else if (c->algo == RM_CHAOS)
 		m->nvc = 1;
 	else
@@ -1365,10 +1537,50 @@ static void model_init(struct model *m, const struct rm_cfg *c)
 	seed_streams(m);
 }
 
+/*
+ * A wormhole cycle: the transfers resolved downstream first (wh_drain),
+ * then the injection buffers filled, then routing.
+ */
+static void wh_cycle(struct model *m)
+{
+	u32 u, i, id;
+
+	for (u = 0; u < m->n; u++) {
+		if (m->p > 0 && lcg_u01(&m->node[u].rs_inj) < m->p) {
+			m->node[u].srcq++;
+			if (m->batch >= 0)
+				m->created[m->batch]++;
+		}
+	}
+	for (i = m->nconn; i-- > 0;) {
+		id = m->conn[i];
+		xbar(m, id);
+		if (m->buf[id].to < 0)
+			m->conn[i] = m->conn[--m->nconn];
+	}
+	for (i = 0; i < m->nlinks; i++) {
+		struct link *l = &m->link[i];
+
+		if (l->busy & ((1u << m->nvc) - 1))
+			wh_channel(m, l->a, 2 * l->d + 1);
+		if (l->busy >> m->nvc)
+			wh_channel(m, l->b, 2 * l->d);
+	}
+	for (u = 0; u < m->n; u++)
+		inject(m, u);
+	for (u = 0; u < m->n; u++)
+		if (m->node[u].pend)
+			route(m, u);
+}
+
 static void cycle(struct model *m)
 {
 	u32 u, i;
 
+	if (m->wh) {
+		wh_cycle(m);
+		return;
+	}
 	for (u = 0; u < m->n; u++) {
 		if (m->p > 0 && lcg_u01(&m->node[u].rs_inj) < m->p) {
 			m->node[u].srcq++;
@@ -1382,7 +1594,7 @@ static void cycle(struct model *m)
 			m->conn[i] = m->conn[--m->nconn];
 	for (i = 0; i < m->nlinks; i++)
 		if (m->link[i].busy)
-			channel(m, &m->link[i]);
+			channel(m, &m->link[i], ~0u, &m->link[i].rr);
 	for (u = 0; u < m->n; u++)
 		if (m->node[u].pend)
 			route(m, u);
@@ -1464,6 +1676,7 @@ int rm_run(const struct rm_cfg *c, struct rm_result *r)
 		       r->short_mean > 0.01 * r->offered;
 	for (u = 0; u < m.n; u++)
 		r->backlog += m.node[u].srcq;
+	r->len_mean = m.lencnt ? m.lensum / m.lencnt : 0;
 	free(off);
 	model_free(&m);
 	return rc;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * A cycle-level packet router simulator for unicast traffic on a k x k
- * torus or mesh: seed 002's router study (Fulgham 1997, ch. 5 and 6;
- * notes 3 and 5.3).  Virtual cut-through packets, half-duplex channels,
+ * torus or mesh: seed 002's router study (Fulgham 1997, ch. 4, 5 and 6;
+ * notes 3 and 5.3).  Virtual cut-through packets, half-duplex channels
+ * (or ch. 4's wormhole: 1-word buffers, simplex channels, a 40/400 mix),
  * the dimension-order oblivious router (DO), Duato's minimal adaptive
  * router, the packet Minimal Triplex (ch. 4, 5) and the Chaos router
  * (ch. 6), input-driven (fixed order or random) and output-driven
@@ -24,6 +25,8 @@ enum rm_algo {
 	RM_NALGO
 };
 enum rm_arb { RM_IN_FIXED, RM_IN_RANDOM, RM_OUT };
+/* Flow control: virtual cut-through packets, or wormhole (ch. 4). */
+enum rm_flow { RM_VCT, RM_WORMHOLE };
 enum rm_traffic {
 	RM_RANDOM, RM_BITREV, RM_COMPLEMENT, RM_SHUFFLE, RM_TRANSPOSE,
 	RM_HOTSPOT1, RM_HOTSPOT2,
@@ -38,8 +41,12 @@ struct rm_cfg {
 	enum rm_arb arb;
 	enum rm_traffic traffic;
 	double load;		/* normalized to the bisection limit */
+	enum rm_flow flow;
 	u32 len;		/* packet length, words (20) */
-	u32 depth;		/* buffer depth, words (20), len..3 len */
+	u32 len2;		/* wormhole mix: the long messages' length */
+	u32 mix;		/* wormhole mix: mix short to 1 long; 0 none */
+	u32 depth;		/* buffer depth, words (20), len..3 len;
+				 * wormhole: 1 */
 	u32 latency;		/* node latency, cycles; 0: 3 DO, else 4 */
 	u32 seed;		/* X0 of the generator, 1..2^31-2 */
 	u32 warmup;		/* cycles discarded first */
@@ -56,6 +63,7 @@ struct rm_result {
 	bool saturated;
 	u64 delivered;			/* in the measured batches */
 	u64 backlog;			/* source queues at the end */
+	double len_mean;		/* words, of those injected measured */
 };
 
 /* The name of each, and back (-1 when unknown). */
@@ -63,16 +71,24 @@ const char *rm_topo_name(enum rm_topo t);
 const char *rm_algo_name(enum rm_algo a);
 const char *rm_arb_name(enum rm_arb a);
 const char *rm_traffic_name(enum rm_traffic t);
+const char *rm_flow_name(enum rm_flow f);
 int rm_algo_parse(const char *s);
 int rm_arb_parse(const char *s);
 int rm_traffic_parse(const char *s);
+int rm_flow_parse(const char *s);
 
 /* The defaults: 16x16 torus, DO, output-driven, random, 20/20 words. */
 void rm_cfg_default(struct rm_cfg *c);
 /* NULL if @c can be simulated, else what is wrong (names the field). */
 const char *rm_cfg_check(const struct rm_cfg *c);
-/* Cycles between injections per node at load 1.0: k l/4 torus, k l/2 mesh. */
+/*
+ * Cycles between injections per node at load 1.0: k l/4 torus, k l/2 mesh
+ * on half-duplex channels (VCT), half that on simplex ones (wormhole), l
+ * the mean message length.
+ */
 double rm_t1(const struct rm_cfg *c);
+/* The mean message length, words: len, or (mix len + len2) / (mix + 1). */
+double rm_mean_len(const struct rm_cfg *c);
 
 /*
  * One run at c->load.  0, or -1 when the network stopped moving with
