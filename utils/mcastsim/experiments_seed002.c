@@ -234,6 +234,31 @@ static double sat(int topo, int r, int t)
 	return res[topo][r][t].sat;
 }
 
+static double peak(int topo, int r, int t)
+{
+	return res[topo][r][t].peak;
+}
+
+/*
+ * The largest gain of router row @out's peak over row @fix's, complement
+ * aside (the seed's exception), and in *@bt the pattern where it is.
+ */
+static double best_gain(int topo, int out, int fix, int *bt)
+{
+	double best = 0, g;
+	int t;
+
+	*bt = 0;
+	for (t = 0; t < NTR; t++) {
+		g = peak(topo, out, t) / peak(topo, fix, t) - 1;
+		if (t != RM_COMPLEMENT && g > best) {
+			best = g;
+			*bt = t;
+		}
+	}
+	return best;
+}
+
 /* The seed's qualitative conclusions (ch. 5, 6; notes 4.5, 4.7). */
 static int conclusions(FILE *f)
 {
@@ -269,17 +294,9 @@ static int conclusions(FILE *f)
 		       sat(0, 2, RM_COMPLEMENT), sat(0, 4, RM_COMPLEMENT));
 	/* ch. 5: Duato torus, output-driven's peak is higher, up to 36 % */
 	{
-		double best = 0;
-		int bt = 0;
+		int bt;
+		double best = best_gain(0, DU_OUT, DU_FIX, &bt);
 
-		for (t = 0; t < NTR; t++) {
-			double g = res[0][4][t].peak / res[0][2][t].peak - 1;
-
-			if (t != RM_COMPLEMENT && g > best) {
-				best = g;
-				bt = t;
-			}
-		}
 		bad |= verdict(f, best >= 0.10,
 			       "ch. 5: torus Duato, output-driven's peak over fixed-order input-driven's: at most +%.0f %% (%s); the seed: up to +36 %% (hot spot 2)",
 			       100 * best, tname(bt));
@@ -318,11 +335,6 @@ static int conclusions(FILE *f)
 	return bad;
 }
 
-static double peak(int topo, int r, int t)
-{
-	return res[topo][r][t].peak;
-}
-
 /* Appends " WHAT" to @list, of @n bytes. */
 static void note(char *list, size_t n, const char *what)
 {
@@ -338,8 +350,8 @@ static int triplex_conclusions(FILE *f)
 	static const int fixed[2] = { DU_FIX, TX_FIX };
 	int topo, t, i, bad = 0, viol = 0, n = 0;
 	char list[512] = "", name[64];
-	double best = 0, g;
-	int bt = 0;
+	double best;
+	int bt;
 
 	/* ch. 5: output-driven saturates no earlier, except complement */
 	for (topo = 0; topo < 2; topo++)
@@ -369,13 +381,7 @@ static int triplex_conclusions(FILE *f)
 		       100 * peak(1, TX_OUT, RM_COMPLEMENT),
 		       100 * peak(1, TX_FIX, RM_COMPLEMENT));
 	/* ch. 5: the mesh's largest output-driven peak gain, +13 % */
-	for (t = 0; t < NTR; t++) {
-		g = peak(1, TX_OUT, t) / peak(1, TX_FIX, t) - 1;
-		if (t != RM_COMPLEMENT && g > best) {
-			best = g;
-			bt = t;
-		}
-	}
+	best = best_gain(1, TX_OUT, TX_FIX, &bt);
 	bad |= verdict(f, best >= 0.05,
 		       "ch. 5: mesh Min Triplex, output-driven's peak over fixed-order input-driven's: at most +%.0f %% (%s); the seed: up to +13 %% (perfect shuffle)",
 		       100 * best, tname(bt));
