@@ -330,6 +330,7 @@ struct mcast_tx {
 	bool busy;			/* the child answered BUSY since the
 					 * last timeout
 					 */
+	bool born_down;			/* the child was marked down then */
 	unsigned long born;		/* jiffies: its lifetime starts */
 };
 

@@ -190,6 +190,21 @@ static bool mcast_peer_seems_alive(struct mcast_net *mn,
 	return mn->tp->peer_heard && mn->tp->peer_heard(mn, p, since);
 }
 
+/*
+ * The timeouts @tx may take: one if its child was marked down when @tx
+ * was made and still is (a send to a dead node fails fast), all of them
+ * once the child has said anything since (mcast_data_rx() clears down).
+ * Read at every timeout, not fixed when @tx was made: a false "down" (a
+ * stall that outlasted the retries) must not keep failing the child's
+ * later transfers after it answered.  Transfers under way when the child
+ * was marked down keep their own count: they have their own evidence.
+ */
+static u32 mcast_tx_budget(const struct mcast_peer *p,
+			   const struct mcast_tx *tx)
+{
+	return tx->born_down && p && p->down ? 1 : tx->max_tries;
+}
+
 void mcast_tx_timer(struct mcast_net *mn, struct mcast_tx *tx)
 {
 	struct mcast_peer *p;
@@ -229,7 +244,7 @@ void mcast_tx_timer(struct mcast_net *mn, struct mcast_tx *tx)
 	if (!tx->busy)
 		tx->tries += mcast_peer_seems_alive(mn, p, tx) ? 1 : 4;
 	tx->busy = false;
-	if (tx->tries > 4 * tx->max_tries) {
+	if (tx->tries > 4 * mcast_tx_budget(p, tx)) {
 		mcast_tx_fail(mn, tx);
 		return;
 	}

@@ -463,7 +463,8 @@ struct mcast_tx *mcast_tx_new(struct mcast_net *mn, struct mcast_job *job,
 	}
 	if (mcast_tx_size(mn, tx))
 		goto nomem_tx;
-	tx->max_tries = p->down ? 1 : mn->retries;
+	tx->max_tries = mn->retries;
+	tx->born_down = p->down;
 	err = xa_alloc_cyclic(&mn->txs, &tx->xid, tx, XA_LIMIT(1, U32_MAX),
 			      &mn->next_xid, GFP_KERNEL_ACCOUNT);
 	if (err < 0)
