@@ -471,7 +471,7 @@ static int mcast_open(struct inode *inode, struct file *file)
 	f = kzalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
 	if (!f)
 		return -ENOMEM;
-	f->tgid = task_tgid_nr(current);
+	f->tgid = get_task_pid(current, PIDTYPE_TGID);
 	mcast_file_attach(f, get_net(current->nsproxy->net_ns));
 	file->private_data = f;
 	return stream_open(inode, file);
@@ -483,6 +483,7 @@ static int mcast_release(struct inode *inode, struct file *file)
 
 	mcast_file_detach(f);
 	put_net(f->net);
+	put_pid(f->tgid);
 	kfree(f);
 	return 0;
 }

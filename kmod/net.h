@@ -138,13 +138,15 @@ struct mcast_file {
 	bool cutoff;			/* stalled too long: loses, reported */
 	unsigned long stall_since;	/* jiffies: full since (0: not full) */
 	wait_queue_head_t wq;
-	pid_t tgid;
+	struct pid *tgid;		/* the opener's; events translate it */
 };
 
 struct mcast_net {
 	struct net *net;
 	struct mutex lock;		/* see the top of this file */
 	bool configured;
+	/* whose numbers events give pids in: the configuring process's */
+	struct pid_namespace __rcu *pidns;
 	struct mc_torus torus;
 	u32 *sw_rank;			/* a switched cluster's: torus.rank */
 	u32 *sw_unrank;
@@ -222,6 +224,8 @@ struct mcast_net *mcast_net(const struct net *net);
 /* Sets up and tears down @mn's own part of the node (node.c orders them). */
 void mcast_net_setup(struct mcast_net *mn, struct net *net);
 void mcast_net_teardown(struct mcast_net *mn);
+void mcast_net_set_pidns(struct mcast_net *mn);
+pid_t mcast_net_pid(struct mcast_net *mn, struct pid *pid);
 void mcast_group_free(struct mcast_group *g);
 /*
  * @sa is @p's configured address (and port, unless sin6_port is 0: the

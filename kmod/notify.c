@@ -64,7 +64,7 @@ void mcast_event_send(struct mcast_net *mn, struct sk_buff *skb, void *hdr)
 }
 
 static void mcast_notify_event(struct mcast_net *mn, u8 cmd, u32 group,
-			       pid_t tgid, u32 drops)
+			       struct pid *tgid, u32 drops)
 {
 	struct sk_buff *skb;
 	struct nlattr *nest;
@@ -78,7 +78,7 @@ static void mcast_notify_event(struct mcast_net *mn, u8 cmd, u32 group,
 	nest = nla_nest_start(skb, MCAST_A_EVENT);
 	if (!nest ||
 	    (group && nla_put_u32(skb, MCAST_EVENT_A_GROUP, group)) ||
-	    nla_put_u32(skb, MCAST_EVENT_A_PID, tgid) ||
+	    nla_put_u32(skb, MCAST_EVENT_A_PID, mcast_net_pid(mn, tgid)) ||
 	    (cmd == MCAST_CMD_OVERFLOW &&
 	     nla_put_u32(skb, MCAST_EVENT_A_DROPS, drops))) {
 		nlmsg_free(skb);
@@ -140,18 +140,19 @@ void mcast_notify_fabric(struct mcast_net *mn, u32 node, int err,
 }
 EXPORT_SYMBOL_GPL(mcast_notify_fabric);
 
-void mcast_notify_member(struct mcast_net *mn, u8 cmd, u32 group, pid_t tgid)
+void mcast_notify_member(struct mcast_net *mn, u8 cmd, u32 group,
+			 struct pid *tgid)
 {
 	mcast_notify_event(mn, cmd, group, tgid, 0);
 }
 
-void mcast_notify_overflow(struct mcast_net *mn, u32 group, pid_t tgid,
+void mcast_notify_overflow(struct mcast_net *mn, u32 group, struct pid *tgid,
 			   u32 drops)
 {
 	mcast_notify_event(mn, MCAST_CMD_OVERFLOW, group, tgid, drops);
 }
 
-void mcast_notify_cutoff(struct mcast_net *mn, u32 group, pid_t tgid)
+void mcast_notify_cutoff(struct mcast_net *mn, u32 group, struct pid *tgid)
 {
 	mcast_notify_event(mn, MCAST_CMD_CUTOFF, group, tgid, 0);
 }

@@ -11,6 +11,8 @@
 #include <linux/types.h>
 #include <net/genetlink.h>
 
+struct pid;
+
 struct mcast_net;
 struct mcast_group;
 
@@ -40,12 +42,13 @@ void mcast_notify_group(struct mcast_net *mn, u8 cmd,
 			const struct mcast_group *g);
 
 /* A local member joined or left @group (MEMBER_JOIN, MEMBER_LEAVE). */
-void mcast_notify_member(struct mcast_net *mn, u8 cmd, u32 group, pid_t tgid);
+void mcast_notify_member(struct mcast_net *mn, u8 cmd, u32 group,
+			 struct pid *tgid);
 /* A file of process @tgid dropped its first message since its last read. */
-void mcast_notify_overflow(struct mcast_net *mn, u32 group, pid_t tgid,
+void mcast_notify_overflow(struct mcast_net *mn, u32 group, struct pid *tgid,
 			   u32 drops);
 /* A lossless file of process @tgid stalled on @group and was cut off. */
-void mcast_notify_cutoff(struct mcast_net *mn, u32 group, pid_t tgid);
+void mcast_notify_cutoff(struct mcast_net *mn, u32 group, struct pid *tgid);
 /*
  * FABRIC_ALARM: the simulated fabric's check @err (EDEADLK, EPROTO) fired
  * on a worm @node (this node) sent; for mcast_irsim.ko.

@@ -679,7 +679,9 @@ enum mcast_event_attr {
 	MCAST_EVENT_A_UNSPEC,
 	MCAST_EVENT_A_GROUP,	/* u32 */
 	MCAST_EVENT_A_PID,	/* u32: tgid of the process that opened the
-				 * file concerned (initial pid namespace)
+				 * file concerned, in the pid namespace of
+				 * the process that configured the node
+				 * (0: not visible there)
 				 */
 	MCAST_EVENT_A_DROPS,	/* u32: messages dropped */
 	MCAST_EVENT_A_ERRNO,	/* u32: positive errno */

@@ -28,7 +28,7 @@ without_autoload() {
 # A previous test may have left the module loaded.
 rmmod mcast 2>/dev/null
 
-plan 15
+plan 16
 
 out=$(without_autoload timeout 20 /usr/local/bin/mcastmon 2>&1)
 rc=$?
@@ -134,6 +134,47 @@ if [ -x /usr/local/bin/mcast_hello ]; then
 	mcastctl group del 1 > /dev/null 2>&1
 else
 	skip "mcast_hello's join and leave" "no mcast_hello in the guest"
+fi
+
+# A container (pid and network namespaces of its own, its node configured
+# from inside) hears its own processes' pids, not the host's, and 0 for a
+# host process that joins in its network namespace (nsenter): one the
+# container cannot see.
+container_events() {
+	rm -f /tmp/ns.mon /tmp/ns.hello
+	unshare -p -f -n sh -c '
+		mcastctl node set topology torus:4x4 coord 1,2 > /dev/null 2>&1
+		mcastctl group add 1 members 1,2 > /dev/null 2>&1
+		/usr/local/bin/mcastmon -c 4 > /tmp/ns.mon 2>&1 &
+		m=$!
+		sleep 2
+		/usr/local/bin/mcast_hello 1 > /dev/null 2>&1 &
+		h=$!
+		wait $h
+		echo $h > /tmp/ns.hello
+		i=0
+		while kill -0 $m 2>/dev/null && [ $i -lt 30 ]; do
+			sleep 1
+			i=$((i + 1))
+		done
+		kill $m 2>/dev/null' &
+	_upid=$!
+	i=0
+	while [ ! -s /tmp/ns.hello ] && [ $i -lt 30 ]; do
+		sleep 1
+		i=$((i + 1))
+	done
+	nsenter -n -t "$_upid" /usr/local/bin/mcast_hello 1 > /dev/null 2>&1
+	wait $_upid
+}
+if [ -x /usr/local/bin/mcast_hello ]; then
+	container_events
+	h=$(cat /tmp/ns.hello 2>/dev/null)
+	got=$(awk '{$1 = $2 = ""; print}' /tmp/ns.mon | sed 's/^ *//' | tr '\n' ';')
+	is "$got" "join group 1 pid $h;leave group 1 pid $h;join group 1 pid 0;leave group 1 pid 0;" \
+		"in a container: its own pids ($h), and 0 for the host's process"
+else
+	skip "events' pids in a container" "no mcast_hello in the guest"
 fi
 
 # unloading the module ends mcastmon, which says so
