@@ -268,7 +268,9 @@ void mcast_net_set_pidns(struct mcast_net *mn)
 	old = rcu_replace_pointer(mn->pidns,
 				  get_pid_ns(task_active_pid_ns(current)),
 				  lockdep_is_held(&mn->lock));
-	put_pid_ns(old);	/* freed after a grace period */
+	/* 6.1's put_pid_ns() takes no NULL; it frees after a grace period */
+	if (old)
+		put_pid_ns(old);
 }
 
 pid_t mcast_net_pid(struct mcast_net *mn, struct pid *pid)
@@ -286,6 +288,7 @@ pid_t mcast_net_pid(struct mcast_net *mn, struct pid *pid)
 /* Files hold a reference on their netns, so none is open here. */
 void mcast_net_teardown(struct mcast_net *mn)
 {
+	struct pid_namespace *ns;
 	struct mcast_group *g;
 	struct mcast_peer *p;
 	unsigned long id;
@@ -303,8 +306,9 @@ void mcast_net_teardown(struct mcast_net *mn)
 	mn->torus.unrank = NULL;
 	kvfree(mn->sw_rank);
 	kvfree(mn->sw_unrank);
-	put_pid_ns(rcu_replace_pointer(mn->pidns, NULL,
-				       lockdep_is_held(&mn->lock)));
+	ns = rcu_replace_pointer(mn->pidns, NULL, lockdep_is_held(&mn->lock));
+	if (ns)
+		put_pid_ns(ns);
 	mutex_unlock(&mn->lock);
 	xa_destroy(&mn->groups);
 	xa_destroy(&mn->peers);
