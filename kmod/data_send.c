@@ -49,9 +49,19 @@ static bool mcast_room(struct mcast_net *mn, u32 len)
 		READ_ONCE(mn->inflight_bytes) + len <= MCAST_INFLIGHT_BYTES);
 }
 
-/* poll()'s EPOLLOUT: a send of any size would be taken without waiting. */
+/*
+ * poll()'s EPOLLOUT: a send of any size would be taken without waiting,
+ * as far as the node can tell: not while the last non-blocking send was
+ * refused for a full lossless local file, until room is made there or a
+ * second passes (then the sender tries again, and its send cuts off a
+ * file stalled for rx_stall_ms), as a blocking sender waits.  Without
+ * that, an epoll loop would spin on EAGAIN.
+ */
 bool mcast_data_writable(struct mcast_net *mn)
 {
+	if (READ_ONCE(mn->local_full) &&
+	    READ_ONCE(mn->room_gen) == READ_ONCE(mn->blocked_gen))
+		return false;
 	return mcast_room(mn, MCAST_MAX_MSG);
 }
 
@@ -341,9 +351,14 @@ static int mcast_wait_local_room(struct mcast_net *mn, bool nonblock)
 	u32 gen = READ_ONCE(mn->room_gen);
 	long left;
 
-	mutex_unlock(&mn->lock);
-	if (nonblock)
+	if (nonblock) {	/* poll() waits for room too: writable() */
+		WRITE_ONCE(mn->blocked_gen, gen);
+		WRITE_ONCE(mn->local_full, true);
+		mod_timer(&mn->room_timer, jiffies + HZ);
+		mutex_unlock(&mn->lock);
 		return -EAGAIN;
+	}
+	mutex_unlock(&mn->lock);
 	left = wait_event_interruptible_timeout(mn->send_wq,
 						READ_ONCE(mn->room_gen) != gen,
 						HZ);

@@ -208,6 +208,7 @@ void mcast_data_init_net(struct mcast_net *mn)
 	mn->cwnd = MCAST_CWND_INIT;
 	mn->ssthresh = MCAST_CWND_MAX;
 	INIT_DELAYED_WORK(&mn->timer_work, mcast_timer_work);
+	timer_setup(&mn->room_timer, mcast_room_timer, 0);
 	INIT_LIST_HEAD(&mn->jobs);
 	INIT_LIST_HEAD(&mn->done_jobs);
 	INIT_LIST_HEAD(&mn->rbs);
@@ -256,6 +257,7 @@ void mcast_data_exit_net(struct mcast_net *mn)
 	mutex_unlock(&mn->lock);
 	cancel_work_sync(&mn->rx_work);
 	cancel_delayed_work_sync(&mn->timer_work);
+	del_timer_sync(&mn->room_timer);	/* no file is left to arm it */
 
 	mutex_lock(&mn->lock);
 	xa_for_each(&mn->txs, id, tx)

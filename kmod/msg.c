@@ -182,6 +182,14 @@ void mcast_room_made(struct mcast_net *mn)
 	wake_up_interruptible(&mn->send_wq);
 }
 
+/* A second after a refused non-blocking send: pollers look again. */
+void mcast_room_timer(struct timer_list *t)
+{
+	struct mcast_net *mn = from_timer(mn, t, room_timer);
+
+	mcast_room_made(mn);
+}
+
 /*
  * A read is progress: the file is no longer stalled, and one that read
  * its queue empty is no longer cut off.  What waited for its room is

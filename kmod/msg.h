@@ -10,6 +10,8 @@
 #include <linux/refcount.h>
 #include <linux/types.h>
 
+struct timer_list;
+
 struct mcast_net;
 struct mcast_group;
 struct mcast_file;
@@ -70,6 +72,7 @@ bool mcast_file_readable(struct mcast_file *f);
  * held for it on the network side are retried by the node's tick.
  */
 void mcast_room_made(struct mcast_net *mn);
+void mcast_room_timer(struct timer_list *t);
 
 /* Frees what is still queued to @f, which nobody can queue to any more. */
 void mcast_file_purge(struct mcast_file *f);

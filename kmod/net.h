@@ -24,6 +24,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
+#include <linux/timer.h>
 #include <linux/wait.h>
 #include <linux/xarray.h>
 #include <linux/refcount.h>
@@ -214,6 +215,14 @@ struct mcast_net {
 					 * count of times, for waiters
 					 */
 	u32 nblocked;			/* streams waiting for such room */
+	/*
+	 * A non-blocking send found a lossless local file full at room_gen
+	 * blocked_gen: poll() says not writable until room_gen moves, which
+	 * room_timer makes it do a second later at the latest.
+	 */
+	bool local_full;
+	u32 blocked_gen;
+	struct timer_list room_timer;
 	struct mcast_burst *burst;	/* NULL until the first burst */
 	struct mcast_auth auth;		/* cluster keys (auth.h) */
 };

@@ -16,6 +16,8 @@
 #    others got the message.
 #  - The same with the stalled member on the sending node: the send
 #    reports the sender's own node failed.
+#  - A non-blocking sender on that node waits in poll(POLLOUT), not in
+#    a loop of EAGAIN, until its member is cut off.
 
 # shellcheck source=tests/vm/guest/tap.sh
 . /tests/tap.sh
@@ -128,6 +130,32 @@ cut_off() {
 	echo 20000 > "$STALL"
 }
 
+# poll_local: node 1's own member never reads, and node 1 sends to the
+# group without blocking, waiting in poll(POLLOUT) after each refusal.
+# poll must not say writable while that member's queue is full (an epoll
+# loop would spin on EAGAIN): it wakes when room is made or a second later,
+# so the sender retries about once a second until its send cuts the
+# member off after rx_stall_ms (3 s); then every send is taken.
+poll_local() {
+	echo 3000 > "$STALL"
+	rm -f "$W/go"
+	rx 1 "$W/rx.1" "$W/go"	# never reads
+	wait_lines 1 '^ready' "$W/rx.1" || fail "node 1's member ready" "$(cat "$W/rx.1")"
+	mcastbed exec 1 mcast_probe burst g:5 100 $((LIMIT + 4)) nonblock poll \
+		> "$W/burst" 2>&1
+	_sum=$(tail -n 1 "$W/burst")
+	case $_sum in
+	"burst sent=$((LIMIT + 4)) "*" poll_timeouts=0 "*"failed=0") pass "node 1's non-blocking burst: all $((LIMIT + 4)) sent" ;;
+	*) fail "node 1's non-blocking burst: all $((LIMIT + 4)) sent" "$_sum" ;;
+	esac
+	_ap=$(echo "$_sum" | sed -n 's/.* eagain_after_poll=\([0-9]*\) .*/\1/p')
+	[ "${_ap:-99999}" -ge 1 ] && [ "${_ap:-99999}" -le 10 ] &&
+		pass "poll waits while its own member is full ($_ap refusals after poll in ~3 s)" ||
+		fail "poll waits while its own member is full" "eagain_after_poll=$_ap"
+	stop_rx "$W/rx.1"
+	echo 20000 > "$STALL"
+}
+
 if ! _out=$(mcastbed up "$TOPO" 2>&1); then
 	fail "mcastbed up $TOPO" "$_out"
 else
@@ -136,6 +164,7 @@ else
 	flow_control
 	cut_off 0
 	cut_off 1
+	poll_local
 	mcastbed down > /dev/null 2>&1
 fi
 
