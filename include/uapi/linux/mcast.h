@@ -204,7 +204,9 @@ struct mcast_send {
  * EPOLLIN while the queue is not empty, and EPOLLOUT while the node has
  * room for a send of any size (see MCAST_SEND_* above: a node keeps a
  * bounded number of messages and bytes in flight; past that a send waits,
- * or fails with -EAGAIN on an O_NONBLOCK file).
+ * or fails with -EAGAIN on an O_NONBLOCK file) and, after a send refused
+ * for a full lossless member on this node, once that member has read or
+ * a second has passed.
  *
  * The receive queue.  A file's queue holds mcast_info.rxq_limit messages
  * (and at most 64 MiB of them).  When it is full:
