@@ -214,7 +214,7 @@ static int mcast_rx_floor_raise(struct mcast_net *mn, u32 src, u64 seq)
 	if (seq <= mcast_rx_floor(mn, src))
 		return 0;
 	return xa_err(xa_store(&mn->rx_floor, src, xa_mk_value(seq),
-			       GFP_KERNEL_ACCOUNT));
+			       MCAST_GFP));
 }
 
 static void mcast_rstream_free(struct mcast_net *mn, struct mcast_rstream *st)
@@ -297,7 +297,7 @@ static struct mcast_rstream *mcast_rstream_new(struct mcast_net *mn,
 	st = mcast_obj_zalloc(sizeof(*st), MCAST_OBJ_STREAM);
 	if (!st)
 		return NULL;
-	if (xa_err(xa_store(&mn->rx_streams, key, st, GFP_KERNEL_ACCOUNT))) {
+	if (xa_err(xa_store(&mn->rx_streams, key, st, MCAST_GFP))) {
 		mcast_obj_free(st, MCAST_OBJ_STREAM);
 		return NULL;
 	}
@@ -321,7 +321,7 @@ static bool mcast_hold(struct mcast_net *mn, struct mcast_rstream *st,
 	struct mcast_held *hd, *pos;
 	struct mcast_peer *p;
 
-	hd = kmalloc(sizeof(*hd), GFP_KERNEL_ACCOUNT);
+	hd = kmalloc(sizeof(*hd), MCAST_GFP);
 	if (!hd)
 		return false;
 	refcount_inc(&msg->ref);

@@ -92,7 +92,7 @@ int mcast_job_add_failed(struct mcast_job *job, u32 node)
 	if (job->nfailed == job->failcap) {
 		u32 cap = max(8U, job->failcap * 2);
 
-		n = krealloc_array(job->failed, cap, sizeof(u32), GFP_KERNEL_ACCOUNT);
+		n = krealloc_array(job->failed, cap, sizeof(u32), MCAST_GFP);
 		if (!n) {
 			job->trunc = true;
 			return -ENOMEM;
@@ -247,7 +247,7 @@ void mcast_send_done(struct mcast_net *mn, struct mcast_job *job)
 		job->ops->done(mn, job);
 		return;
 	}
-	ids = kmalloc_array(room, 4, GFP_KERNEL_ACCOUNT);
+	ids = kmalloc_array(room, 4, MCAST_GFP);
 	if (!ids)
 		return;		/* the parent's probe asks again */
 	for (part = 0; part < parts; part++)
@@ -336,20 +336,20 @@ void mcast_worm_free(struct mcast_worm *w)
 
 struct mcast_worm *mcast_worm_alloc(u32 n, u32 plen)
 {
-	struct mcast_worm *w = kzalloc(sizeof(*w), GFP_KERNEL_ACCOUNT);
+	struct mcast_worm *w = kzalloc(sizeof(*w), MCAST_GFP);
 
 	if (!w)
 		return NULL;
 	w->n = n;
 	w->plen = plen;
-	w->pbuf = kvmalloc(plen, GFP_KERNEL_ACCOUNT);
-	w->tx = kvcalloc(n, sizeof(*w->tx), GFP_KERNEL_ACCOUNT);
-	w->hdr = kvmalloc_array(n, sizeof(*w->hdr), GFP_KERNEL_ACCOUNT);
-	w->trailer = kvmalloc_array(n, sizeof(*w->trailer), GFP_KERNEL_ACCOUNT);
-	w->head = kvmalloc_array(n, sizeof(*w->head), GFP_KERNEL_ACCOUNT);
-	w->tail = kvmalloc_array(n, sizeof(*w->tail), GFP_KERNEL_ACCOUNT);
-	w->to = kvmalloc_array(n, sizeof(*w->to), GFP_KERNEL_ACCOUNT);
-	w->sel = kvmalloc_array(n, sizeof(*w->sel), GFP_KERNEL_ACCOUNT);
+	w->pbuf = kvmalloc(plen, MCAST_GFP);
+	w->tx = kvcalloc(n, sizeof(*w->tx), MCAST_GFP);
+	w->hdr = kvmalloc_array(n, sizeof(*w->hdr), MCAST_GFP);
+	w->trailer = kvmalloc_array(n, sizeof(*w->trailer), MCAST_GFP);
+	w->head = kvmalloc_array(n, sizeof(*w->head), MCAST_GFP);
+	w->tail = kvmalloc_array(n, sizeof(*w->tail), MCAST_GFP);
+	w->to = kvmalloc_array(n, sizeof(*w->to), MCAST_GFP);
+	w->sel = kvmalloc_array(n, sizeof(*w->sel), MCAST_GFP);
 	if (!w->pbuf || !w->tx || !w->hdr || !w->trailer || !w->head ||
 	    !w->tail || !w->to || !w->sel) {
 		mcast_worm_free(w);

@@ -128,7 +128,7 @@ static u8 mcast_rb_ports(u8 mode)
 
 bool mcast_rb_shape_ok(const struct mc_torus *t, u8 mode, const char **why)
 {
-	struct mc_rb *rb = kmalloc(sizeof(*rb), GFP_KERNEL_ACCOUNT);
+	struct mc_rb *rb = kmalloc(sizeof(*rb), MCAST_GFP);
 	bool ok;
 
 	if (!rb) {
@@ -148,7 +148,7 @@ u8 mcast_rb_choose(struct mcast_net *mn, u8 a, u32 len)
 	struct mc_rb *rb;
 	bool ok;
 
-	rb = kmalloc(sizeof(*rb), GFP_KERNEL_ACCOUNT);
+	rb = kmalloc(sizeof(*rb), MCAST_GFP);
 	if (!rb)
 		return 0;
 	ok = !mcast_rb_init(rb, &mn->torus, mcast_rb_ports(mode),
@@ -192,7 +192,7 @@ static void mcast_rb_mark(struct mcast_rb *s, u64 off, u64 len)
 /* kvmemdup(), which 6.1 lacks */
 static u8 *mcast_rb_dup(const u8 *p, u32 len)
 {
-	u8 *d = kvmalloc(len, GFP_KERNEL_ACCOUNT);
+	u8 *d = kvmalloc(len, MCAST_GFP);
 
 	if (d)
 		memcpy(d, p, len);
@@ -231,7 +231,7 @@ static u8 *mcast_rb_gather(const struct mcast_rb *s, u64 i, u64 j, u32 *tlen,
 	*own = !one;
 	if (one)
 		return s->job->msg->data + s->x[i].off;
-	buf = kvmalloc(max_t(u64, n, 1), GFP_KERNEL_ACCOUNT);
+	buf = kvmalloc(max_t(u64, n, 1), MCAST_GFP);
 	if (!buf)
 		return NULL;
 	for (n = 0, k = i; k < j; n += s->x[k].len, k++)
@@ -361,7 +361,7 @@ static struct mcast_rb *mcast_rb_new(struct mcast_net *mn,
 				     struct mcast_job *job, u8 ports, u8 order,
 				     const char **why)
 {
-	struct mcast_rb *s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
+	struct mcast_rb *s = kzalloc(sizeof(*s), MCAST_GFP);
 	u8 *ws = NULL;
 	int err;
 
@@ -377,18 +377,18 @@ static struct mcast_rb *mcast_rb_new(struct mcast_net *mn,
 	if (mcast_rb_init(&s->rb, &mn->torus, ports, order, why))
 		goto fail;
 	*why = "out of memory";
-	ws = kvmalloc(mc_rb_node_ws_bytes(&s->rb), GFP_KERNEL_ACCOUNT);
+	ws = kvmalloc(mc_rb_node_ws_bytes(&s->rb), MCAST_GFP);
 	if (!ws)
 		goto fail;
 	mc_rb_node(&s->rb, job->src, mn->node_id, s->len, ws, NULL, 0, &s->nx);
-	s->x = kvmalloc_array(max_t(u64, s->nx, 1), sizeof(*s->x), GFP_KERNEL_ACCOUNT);
-	s->sent = kvzalloc(max_t(u64, s->nx, 1), GFP_KERNEL_ACCOUNT);
-	s->have = bitmap_zalloc(mc_rb_positions(&s->rb), GFP_KERNEL_ACCOUNT);
+	s->x = kvmalloc_array(max_t(u64, s->nx, 1), sizeof(*s->x), MCAST_GFP);
+	s->sent = kvzalloc(max_t(u64, s->nx, 1), MCAST_GFP);
+	s->have = bitmap_zalloc(mc_rb_positions(&s->rb), MCAST_GFP);
 	if (!s->x || !s->sent || !s->have)
 		goto fail;
 	err = mc_rb_node(&s->rb, job->src, mn->node_id, s->len, ws, s->x,
 			 s->nx, &s->nx);
-	if (err || xa_insert(&mn->rb_index, s->key, s, GFP_KERNEL_ACCOUNT)) {
+	if (err || xa_insert(&mn->rb_index, s->key, s, MCAST_GFP)) {
 		*why = "no room for its broadcast";
 		goto fail;
 	}
@@ -411,7 +411,7 @@ static int mcast_rb_table(struct mcast_net *mn, struct mcast_rb *s,
 	u8 *e;
 
 	s->tlen = (n + 1) * MCW_ENTRY;
-	s->table = kvzalloc(s->tlen, GFP_KERNEL_ACCOUNT);
+	s->table = kvzalloc(s->tlen, MCAST_GFP);
 	if (!s->table)
 		return -ENOMEM;
 	for (i = 0; i < n; i++)
@@ -436,7 +436,7 @@ int mcast_rb_start(struct mcast_net *mn, struct mcast_job *job, u8 mode)
 	s = mcast_rb_new(mn, job, ports, MCAST_RB_ORDER, &why);
 	if (!s)
 		return -ENOMEM;
-	s->heard = bitmap_zalloc(mn->torus.nodes, GFP_KERNEL_ACCOUNT);
+	s->heard = bitmap_zalloc(mn->torus.nodes, MCAST_GFP);
 	if (!s->heard || mcast_rb_table(mn, s, job, ports)) {
 		job->rb = s;
 		mcast_rb_free(mn, job);
@@ -473,8 +473,8 @@ static void mcast_rb_fallback(struct mcast_net *mn, struct mcast_job *job)
 	if (!s->waiting)
 		return;
 	atomic64_inc(&mn->stats.rb_fallbacks);
-	nodes = kvmalloc_array(job->plen, sizeof(u32), GFP_KERNEL_ACCOUNT);
-	prevs = kvmalloc_array(job->plen, sizeof(u64), GFP_KERNEL_ACCOUNT);
+	nodes = kvmalloc_array(job->plen, sizeof(u32), MCAST_GFP);
+	prevs = kvmalloc_array(job->plen, sizeof(u64), MCAST_GFP);
 	if (nodes && prevs) {
 		nodes[0] = job->nodes[0];
 		prevs[0] = 0;
@@ -516,7 +516,7 @@ static void mcast_rb_send_report(struct mcast_net *mn, struct mcast_job *job)
 	struct kvec v[2];
 	__be32 *ids;
 
-	ids = kmalloc_array(max(n, 1U), 4, GFP_KERNEL_ACCOUNT);
+	ids = kmalloc_array(max(n, 1U), 4, MCAST_GFP);
 	if (!ids)
 		return;		/* sent again later */
 	for (i = 0; i < n; i++)

@@ -150,7 +150,7 @@ static const char *mcast_chain_check(struct mcast_net *mn,
 
 	if (at)
 		return "a software worm whose first piece is not this node's";
-	ids = kvmalloc_array(job->count, sizeof(u32), GFP_KERNEL_ACCOUNT);
+	ids = kvmalloc_array(job->count, sizeof(u32), MCAST_GFP);
 	if (!ids)
 		return "out of memory";
 	for (i = 0; i < job->count && !why; i++) {
@@ -181,8 +181,8 @@ static const char *mcast_piece_take(struct mcast_net *mn,
 		why = mcast_chain_check(mn, job, at);
 	if (why)
 		return why;
-	job->nodes = kvmalloc_array(job->plen, sizeof(u32), GFP_KERNEL_ACCOUNT);
-	job->prevs = kvmalloc_array(job->plen, sizeof(u64), GFP_KERNEL_ACCOUNT);
+	job->nodes = kvmalloc_array(job->plen, sizeof(u32), MCAST_GFP);
+	job->prevs = kvmalloc_array(job->plen, sizeof(u64), MCAST_GFP);
 	if (!job->nodes || !job->prevs)
 		return "out of memory";
 	for (i = 0; i < job->plen; i++) {
@@ -349,6 +349,12 @@ static bool mcast_rx_room(struct mcast_net *mn, const struct mcast_peer *p,
 	return true;
 }
 
+/*
+ * The receiving job for @h's transfer, or ERR_PTR(-ENOBUFS) past a bound
+ * and ERR_PTR(-ENOMEM) when the node's memory cgroup (or the machine) is
+ * full: both are answered BUSY, so the parent waits (within the transfer's
+ * lifetime) instead of counting this node's silence toward its death.
+ */
 static struct mcast_job *mcast_job_new_rx(struct mcast_net *mn,
 					  const struct mcw_hdr *h, u32 from,
 					  u32 nfrags)
@@ -362,7 +368,7 @@ static struct mcast_job *mcast_job_new_rx(struct mcast_net *mn,
 		return ERR_PTR(-ENOBUFS);	/* the parent tries again later */
 	job = mcast_obj_zalloc(sizeof(*job), MCAST_OBJ_JOB);
 	if (!job)
-		return NULL;
+		return ERR_PTR(-ENOMEM);	/* so does a full memcg */
 	INIT_LIST_HEAD(&job->txs);
 	INIT_LIST_HEAD(&job->ack_link);
 	job->state = JOB_RX;
@@ -381,15 +387,15 @@ static struct mcast_job *mcast_job_new_rx(struct mcast_net *mn,
 	job->total = total;
 	job->nfrags = nfrags;
 	job->have = kvcalloc(BITS_TO_LONGS(job->nfrags), sizeof(long),
-			     GFP_KERNEL_ACCOUNT);
-	job->pbuf = kvmalloc(count * MCW_ENTRY, GFP_KERNEL_ACCOUNT);
+			     MCAST_GFP);
+	job->pbuf = kvmalloc(count * MCW_ENTRY, MCAST_GFP);
 	job->msg = mcast_msg_alloc(len);
 	if (!job->have || !job->pbuf || !job->msg ||
 	    xa_insert(&mn->rjobs, mcast_key2(from, job->xid), job,
-		      GFP_KERNEL_ACCOUNT)) {
+		      MCAST_GFP)) {
 		mcast_job_free_data(job);
 		mcast_obj_free(job, MCAST_OBJ_JOB);
-		return NULL;
+		return ERR_PTR(-ENOMEM);
 	}
 	job->stamp = jiffies;
 	list_add_tail(&job->link, &mn->jobs);
@@ -466,9 +472,7 @@ static void mcast_rx_data(struct mcast_net *mn, const struct mcw_hdr *h,
 	}
 	if (!job) {
 		job = mcast_job_new_rx(mn, h, from, nfrags);
-		if (!job)
-			return;
-		if (IS_ERR(job)) {
+		if (IS_ERR(job)) {	/* no room, or no memory: BUSY */
 			struct mcw_hdr b;
 			struct kvec v = { &b, sizeof(b) };
 

@@ -31,7 +31,7 @@ static struct mcast_tstream *mcast_tstream(struct mcast_net *mn, u32 group)
 	xa_init(&ts->last);
 	ts->used = jiffies;
 	ts->group = group;
-	if (xa_err(xa_store(&mn->tx_streams, group, ts, GFP_KERNEL_ACCOUNT))) {
+	if (xa_err(xa_store(&mn->tx_streams, group, ts, MCAST_GFP))) {
 		mcast_obj_free(ts, MCAST_OBJ_STREAM);
 		return NULL;
 	}
@@ -68,7 +68,7 @@ bool mcast_data_writable(struct mcast_net *mn)
 /* Sorted @base[0..m-1] with @self added if absent, into a new array. */
 static u32 *mcast_chain_with(const u32 *base, u32 m, u32 self, u32 *outm)
 {
-	u32 *a = kvmalloc_array(m + 1, sizeof(u32), GFP_KERNEL_ACCOUNT);
+	u32 *a = kvmalloc_array(m + 1, sizeof(u32), MCAST_GFP);
 	u32 i = 0, j = 0;
 
 	if (!a)
@@ -89,7 +89,7 @@ static u32 *mcast_chain_with(const u32 *base, u32 m, u32 self, u32 *outm)
  */
 static u32 *mcast_chain_with_any(const u32 *base, u32 m, u32 self, u32 *outm)
 {
-	u32 *a = kvmalloc_array(m + 1, sizeof(u32), GFP_KERNEL_ACCOUNT);
+	u32 *a = kvmalloc_array(m + 1, sizeof(u32), MCAST_GFP);
 	u32 i;
 	bool here = false;
 
@@ -272,8 +272,8 @@ static int mcast_cube_order(struct mcast_net *mn, u8 cube_algo, u32 *chain,
 static int mcast_ring_order(struct mcast_net *mn, u32 *chain, u32 m,
 			    u32 self, struct mc_chain *c)
 {
-	u32 *addr = kvmalloc_array(m, sizeof(u32), GFP_KERNEL_ACCOUNT);
-	u32 *succ = kvmalloc_array(m, sizeof(u32), GFP_KERNEL_ACCOUNT);
+	u32 *addr = kvmalloc_array(m, sizeof(u32), MCAST_GFP);
+	u32 *succ = kvmalloc_array(m, sizeof(u32), MCAST_GFP);
 	struct mc_ring r = { .addr = addr, .succ = succ };
 	int err = -ENOMEM;
 
@@ -476,8 +476,8 @@ again:
 	if (!job || !ts)
 		goto fail_job;
 	ts->used = jiffies;
-	job->nodes = kvmalloc_array(m, sizeof(u32), GFP_KERNEL_ACCOUNT);
-	job->prevs = kvmalloc_array(m, sizeof(u64), GFP_KERNEL_ACCOUNT);
+	job->nodes = kvmalloc_array(m, sizeof(u32), MCAST_GFP);
+	job->prevs = kvmalloc_array(m, sizeof(u64), MCAST_GFP);
 	if (!job->nodes || !job->prevs)
 		goto fail_job;
 	err = 0;
@@ -489,7 +489,7 @@ again:
 
 			job->prevs[i] = e ? xa_to_value(e) : 0;
 			xa_store(&ts->last, job->nodes[i],
-				 xa_mk_value(msg->seq), GFP_KERNEL_ACCOUNT);
+				 xa_mk_value(msg->seq), MCAST_GFP);
 		}
 	}
 	INIT_LIST_HEAD(&job->txs);

@@ -49,8 +49,8 @@ void mcast_takeover(struct mcast_net *mn, struct mcast_job *job,
 
 	if (len < 2)
 		return;
-	tn = kvmalloc_array(len, sizeof(u32), GFP_KERNEL_ACCOUNT);
-	tp = kvmalloc_array(len, sizeof(u64), GFP_KERNEL_ACCOUNT);
+	tn = kvmalloc_array(len, sizeof(u32), MCAST_GFP);
+	tp = kvmalloc_array(len, sizeof(u64), MCAST_GFP);
 	if (!tn || !tp) {
 		for (i = 1; i < len; i++)
 			mcast_job_add_failed(job, nodes[i]);
@@ -181,7 +181,7 @@ static void mcast_chain_start(struct mcast_net *mn, struct mcast_job *job,
 			break;
 		n += d[i].len;
 	}
-	table = i == k ? kvmalloc_array(n, MCW_ENTRY, GFP_KERNEL_ACCOUNT) : NULL;
+	table = i == k ? kvmalloc_array(n, MCW_ENTRY, MCAST_GFP) : NULL;
 	if (!table) {
 		/* not a run (never, for these partitions), or no memory:
 		 * the worm's destinations each by itself
@@ -203,8 +203,8 @@ static void mcast_chain_start(struct mcast_net *mn, struct mcast_job *job,
 void mcast_chain_pass(struct mcast_net *mn, struct mcast_job *job,
 		      const u8 *rest, u32 n)
 {
-	u32 *nodes = kvmalloc_array(n, sizeof(u32), GFP_KERNEL_ACCOUNT);
-	u64 *prevs = kvmalloc_array(n, sizeof(u64), GFP_KERNEL_ACCOUNT);
+	u32 *nodes = kvmalloc_array(n, sizeof(u32), MCAST_GFP);
+	u64 *prevs = kvmalloc_array(n, sizeof(u64), MCAST_GFP);
 	u32 i, e;
 
 	for (i = 0; nodes && prevs && i < n; i++) {
@@ -240,7 +240,7 @@ static void mcast_worm_spread(struct mcast_net *mn, struct mcast_job *job,
 
 	if (n < 2)
 		return;
-	d = kvmalloc_array(n, sizeof(*d), GFP_KERNEL_ACCOUNT);
+	d = kvmalloc_array(n, sizeof(*d), MCAST_GFP);
 	if (!d) {
 		for (i = 1; i < n; i++)
 			mcast_job_add_failed(job, nodes[i]);

@@ -190,7 +190,7 @@ static u32 mcast_burst_max(struct mcast_net *mn)
 		return 1;
 	if (!mn->burst)
 		mn->burst = kmalloc(sizeof(*mn->burst),
-				    GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+				    MCAST_GFP | __GFP_NOWARN);
 	return mn->burst ? min_t(u32, mn->tp->max_burst, MCAST_BURST_MAX) : 1;
 }
 
@@ -393,7 +393,7 @@ static int mcast_tx_own_pbuf(struct mcast_tx *tx)
 	u8 algo = tx->job->algo;
 
 	tx->plen = tx->len * MCW_ENTRY;
-	tx->pbuf = kvmalloc(tx->plen, GFP_KERNEL_ACCOUNT);
+	tx->pbuf = kvmalloc(tx->plen, MCAST_GFP);
 	if (!tx->pbuf)
 		return -ENOMEM;
 	mcast_piece_put(tx->pbuf, tx->nodes, tx->prevs, tx->len,
@@ -407,7 +407,7 @@ static int mcast_tx_size(struct mcast_net *mn, struct mcast_tx *tx)
 	tx->total = tx->plen + mcast_tx_body_len(tx);
 	tx->nfrags = max(1U, DIV_ROUND_UP(tx->total, mcast_frag_size(mn)));
 	tx->acked = kvcalloc(BITS_TO_LONGS(tx->nfrags), sizeof(long),
-			     GFP_KERNEL_ACCOUNT);
+			     MCAST_GFP);
 	return tx->acked ? 0 : -ENOMEM;
 }
 
@@ -449,8 +449,8 @@ struct mcast_tx *mcast_tx_new(struct mcast_net *mn, struct mcast_job *job,
 	tx->step = step;
 	tx->rtt_frag = U32_MAX;
 	tx->born = jiffies;
-	tx->nodes = kvmalloc_array(len, sizeof(u32), GFP_KERNEL_ACCOUNT);
-	tx->prevs = kvmalloc_array(len, sizeof(u64), GFP_KERNEL_ACCOUNT);
+	tx->nodes = kvmalloc_array(len, sizeof(u32), MCAST_GFP);
+	tx->prevs = kvmalloc_array(len, sizeof(u64), MCAST_GFP);
 	if (!tx->nodes || !tx->prevs)
 		goto nomem_tx;
 	memcpy(tx->nodes, nodes, len * sizeof(u32));
@@ -466,7 +466,7 @@ struct mcast_tx *mcast_tx_new(struct mcast_net *mn, struct mcast_job *job,
 	tx->max_tries = mn->retries;
 	tx->born_down = p->down;
 	err = xa_alloc_cyclic(&mn->txs, &tx->xid, tx, XA_LIMIT(1, U32_MAX),
-			      &mn->next_xid, GFP_KERNEL_ACCOUNT);
+			      &mn->next_xid, MCAST_GFP);
 	if (err < 0)
 		goto nomem_tx;
 	tx->worm = worm;

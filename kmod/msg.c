@@ -31,7 +31,7 @@ struct mcast_msg *mcast_msg_alloc(u32 len)
 {
 	struct mcast_msg *msg;
 
-	msg = kvmalloc(struct_size(msg, data, len), GFP_KERNEL_ACCOUNT);
+	msg = kvmalloc(struct_size(msg, data, len), MCAST_GFP);
 	if (!msg)
 		return NULL;
 	refcount_set(&msg->ref, 1);
@@ -105,7 +105,7 @@ static bool mcast_file_queue(struct mcast_net *mn, struct mcast_file *f,
 	bool queued = false, first = false;
 	u32 drops = 0;
 
-	e = kmalloc(sizeof(*e), GFP_KERNEL_ACCOUNT);
+	e = kmalloc(sizeof(*e), MCAST_GFP);
 	spin_lock_bh(&f->rx_lock);
 	if (e && mcast_file_room(f, msg->len)) {
 		refcount_inc(&msg->ref);

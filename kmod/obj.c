@@ -8,7 +8,7 @@ atomic_long_t mcast_live[MCAST_OBJ_KINDS];
 
 void *mcast_obj_zalloc(size_t size, enum mcast_obj kind)
 {
-	void *p = kzalloc(size, GFP_KERNEL_ACCOUNT);
+	void *p = kzalloc(size, MCAST_GFP);
 
 	if (p)
 		atomic_long_inc(&mcast_live[kind]);

@@ -8,7 +8,19 @@
 #define MCAST_OBJ_H
 
 #include <linux/atomic.h>
+#include <linux/gfp.h>
 #include <linux/types.h>
+
+/*
+ * The data path's allocations (what traffic makes: messages, jobs,
+ * transfers, streams, queues): charged to a memory cgroup (the sender's,
+ * or the node's: mcast_data_set_memcg()), and failing rather than calling
+ * the OOM killer when that cgroup or the machine is full, so that a flood
+ * from the network meets BUSY or a reported failure, and never kills the
+ * processes of the container that runs the node.  No warning either: the
+ * network can make it happen at will.
+ */
+#define MCAST_GFP	(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
 
 enum mcast_obj {
 	MCAST_OBJ_MSG,		/* struct mcast_msg */

@@ -36,6 +36,7 @@
 #include <net/tcp.h>
 
 #include "net.h"
+#include "obj.h"
 #include "compat.h"
 #include "transport.h"
 
@@ -175,7 +176,7 @@ static struct mcast_tcp_conn *mcast_tcp_conn_new(struct mcast_tcp *t,
 						 enum mcast_tcp_kind kind,
 						 struct socket *sock)
 {
-	struct mcast_tcp_conn *c = kzalloc(sizeof(*c), GFP_KERNEL_ACCOUNT);
+	struct mcast_tcp_conn *c = kzalloc(sizeof(*c), MCAST_GFP);
 	struct sock *sk = sock->sk;
 
 	if (!c)
@@ -271,7 +272,7 @@ static struct mcast_tcp_conn *mcast_tcp_connect(struct mcast_tcp *t,
 	}
 	c->peer = p->id;
 	mcast_tcp_peer_addr(p, &c->to);
-	err = xa_err(xa_store(&t->out, p->id, c, GFP_KERNEL_ACCOUNT));
+	err = xa_err(xa_store(&t->out, p->id, c, MCAST_GFP));
 	if (err) {
 		mcast_tcp_conn_free(c);
 		return ERR_PTR(err);
@@ -358,7 +359,7 @@ static int mcast_tcp_enqueue(struct mcast_tcp_conn *c, struct kvec *v,
 
 	if (!skip && c->queued + len > MCAST_TCP_QUEUE)
 		return -ENOBUFS;
-	f = kvmalloc(struct_size(f, data, len - skip), GFP_KERNEL_ACCOUNT);
+	f = kvmalloc(struct_size(f, data, len - skip), MCAST_GFP);
 	if (!f)
 		return skip ? -EPIPE : -ENOBUFS;
 	f->len = len - skip;
@@ -505,7 +506,7 @@ static int mcast_tcp_read(struct mcast_tcp_conn *c, int budget)
 		if (n < 0 && n != -EAGAIN)
 			return n;
 		if (!c->fbuf && c->fgot) {
-			c->fbuf = kvmalloc(c->flen, GFP_KERNEL_ACCOUNT);
+			c->fbuf = kvmalloc(c->flen, MCAST_GFP);
 			if (!c->fbuf)
 				return -ENOMEM;
 			memcpy(c->fbuf, t->rxbuf, c->fgot);

@@ -24,6 +24,13 @@
 #   lowered to 2 s after the flood), node 1 takes it: the send completes
 #   and both members have it once.  Afterwards node 1's gauges are back
 #   to what the real traffic needs.
+# - A full memory cgroup: with node1's memory.max 1 MiB above what it
+#   holds, node 0 sends a 3 MB message to group 5.  Node 1 cannot
+#   allocate its reassembly: it answers BUSY (the cgroup's "max" events
+#   rise) and the OOM killer is never called ("oom" stays; before, a
+#   flood could kill the container's processes, and the OOM report fails
+#   the kernel log); once the limit is lifted the send completes and both
+#   members have the message once.
 
 # shellcheck source=tests/vm/guest/tap.sh
 . /tests/tap.sh
@@ -115,6 +122,44 @@ s=$(netstat_of 1 streams)
 	fail "node 1's streams are back to the real ones" "streams=$s"
 echo "$idle0" > $IDLE_MS
 [ -z "$mem0" ] || diag "memory cgroup node1 after: $(grep -E '^(kernel|slab) ' $CG/node1/memory.stat | tr '\n' ' ')"
+
+# ---- a full memory cgroup: BUSY, not the OOM killer
+memevent() { # NAME: node1's count of that memory event
+	sed -n "s/^$1 //p" $CG/node1/memory.events
+}
+if [ -n "$mem0" ] && [ -e $CG/node1/memory.max ]; then
+	oom0=$(memevent oom) max0=$(memevent max)
+	echo $(($(cat $CG/node1/memory.current) + (1 << 20))) > $CG/node1/memory.max
+	for n in 1 2; do
+		mcastbed exec "$n" mcast_probe rx 5 60000 1 > "$W/rxm.$n" 2>&1 &
+	done
+	wait_lines 1 '^ready' "$W/rxm.1" "$W/rxm.2" ||
+		fail "receivers ready" "$(cat "$W"/rxm.*)"
+	busy1=$(netstat_of 1 busy_sent)
+	mcastbed exec 0 mcast_probe tx g:5 3000000 wait=60000 > "$W/txm" 2>&1 &
+	txpid=$!
+	sleep 4
+	d=$(delta "$busy1" "$(netstat_of 1 busy_sent)")
+	[ "$d" != none ] && [ "$d" -ge 1 ] && [ "$(memevent max)" -gt "$max0" ] &&
+		! grep -q 'rc=' "$W/txm" &&
+		pass "node 1's memory cgroup is full: it answers BUSY ($d), the send waits" ||
+		fail "node 1 answers BUSY when its memory cgroup is full" \
+			"busy +$d, max events $max0 -> $(memevent max)" "$(cat "$W/txm")"
+	is "$(memevent oom)" "$oom0" "... and the OOM killer was never called"
+	echo max > $CG/node1/memory.max
+	wait "$txpid"
+	case $(cat "$W/txm") in
+	*"rc=0 nfailed=0"*) pass "once the limit is lifted, the 3 MB send completes" ;;
+	*) fail "once the limit is lifted, the 3 MB send completes" "$(cat "$W/txm")" ;;
+	esac
+	wait
+	for n in 1 2; do
+		is "$(grep -c '^msg src=0 .* len=3000000 .* ok=1' "$W/rxm.$n")" 1 \
+			"node $n has the 3 MB message once"
+	done
+else
+	skip "no memory controller here: a full memory cgroup unchecked"
+fi
 
 run_ok "mcastbed down" mcastbed down
 rmdir $CG/node1 2>/dev/null
