@@ -7,8 +7,10 @@
 # traffic patterns, conservation below saturation and progress far above
 # it (Min Triplex and Chaos: every pattern at load 1 on the torus, and
 # long runs that must keep delivering; wormhole: the oblivious router,
-# Duato and Min Triplex), the wormhole mix's mean length, the seed002 and
-# seed002-ch4 experiments, and the error contract.  TAP output.
+# Duato, Min Triplex and the Triplex), the non-minimal Triplex's deroutes
+# (they happen under congestion, never with p = 0, where the wormhole
+# Triplex is Min Triplex), the wormhole mix's mean length, the seed002
+# and seed002-ch4 experiments, and the error contract.  TAP output.
 #
 # MCASTSIM names the binary (default: build/mcastsim in the repository).
 
@@ -56,6 +58,9 @@ probe "Min Triplex in-random mesh corner to corner" 4 30 --mesh -a min-triplex -
 probe "Chaos torus 0 -> 0x88" 4 16 -a chaos --probe 0:0x88
 probe "Chaos torus 0 -> 0xff (both wrap links)" 4 2 -a chaos --probe 0:0xff
 probe "Chaos mesh corner to corner" 4 30 --mesh -a chaos --probe 255:0
+probe "Triplex torus 0 -> 0x88" 4 16 -a triplex --probe 0:0x88
+probe "Triplex torus 0 -> 0xff (-x across the wrap)" 4 2 -a triplex --probe 0:0xff
+probe "Triplex in-fixed mesh corner to corner" 4 30 --mesh -a triplex --arbitration in-fixed --probe 255:0
 
 # Mean hop distance under random traffic (self included): exact, and as
 # delivered at a low load.
@@ -224,6 +229,9 @@ whprobe "DO torus 0 -> 0x88" 3 16 --probe 0:0x88
 whprobe "oblivious Triplex (DO, latency 4) torus 0 -> 0x88" 4 16 --latency 4 --probe 0:0x88
 whprobe "Duato torus 0 -> 0x88" 4 16 -a duato --probe 0:0x88
 whprobe "Min Triplex torus 0 -> 0xff" 4 2 -a min-triplex --probe 0:0xff
+whprobe "Triplex torus 0 -> 0x88" 4 16 -a triplex --probe 0:0x88
+whprobe "Triplex torus 0x25 -> 0x13 (-x, wrap-free: Rule 4t)" 4 3 -a triplex --probe 0x25:0x13
+whprobe "Triplex mesh corner to corner" 4 30 --mesh -a triplex --probe 0:255
 whprobe "DO torus 0 -> 15 (the wrap link)" 3 1 --probe 0:15
 whprobe "DO mesh corner to corner" 3 30 --mesh --probe 0:255
 whprobe "DO to itself" 3 0 --probe 37:37
@@ -242,13 +250,58 @@ line=$(sed -n 2p <<<"$OUT")
 awk -v o="$(field "$line" 6)" -v t="$(field "$line" 7)" -v s="$(field "$line" 12)" \
 	'BEGIN { d = o - t; if (d < 0) d = -d; exit !(d < 0.015 && s == 0) }'
 ok $? "wormhole Duato mix transpose, load 0.15: offered $(field "$line" 6), delivered $(field "$line" 7)"
-for a in "do" "duato" "min-triplex"; do
+for a in "do" "duato" "min-triplex" "triplex"; do
 	run router -a "$a" --mix 40:400:10 --load 1.0 --flow wormhole --warmup 2000 --batches 2 --batch-size 1000 --csv
 	line=$(sed -n 2p <<<"$OUT")
 	[ "$RC" = 0 ] && awk -v t="$(field "$line" 7)" -v s="$(field "$line" 12)" \
 		'BEGIN { exit !(s == 1 && t > 0.1) }'
 	ok $? "wormhole $a mix, load 1.0: saturated, still delivers $(field "$line" 7)"
 done
+
+# The non-minimal Triplex (ch. 4): minimal routes first; a header blocked
+# 160 cycles (packets: 400) with none deroutes with probability .1
+# (.00001) a routing attempt.  The CSV's last field counts non-minimal
+# hops.  Below saturation it delivers what is offered.
+run router -a triplex --traffic bitrev --load 0.5 "${small[@]}"
+line=$(sed -n 2p <<<"$OUT")
+awk -v o="$(field "$line" 6)" -v t="$(field "$line" 7)" -v s="$(field "$line" 12)" \
+	'BEGIN { d = o - t; if (d < 0) d = -d; exit !(d < 0.01 && s == 0) }'
+ok $? "torus Triplex bit reversal, load 0.5: offered $(field "$line" 6), delivered $(field "$line" 7)"
+run router -a triplex --len 40 --traffic transpose --load 0.25 "${wh[@]}"
+line=$(sed -n 2p <<<"$OUT")
+awk -v o="$(field "$line" 6)" -v t="$(field "$line" 7)" -v s="$(field "$line" 12)" \
+	'BEGIN { d = o - t; if (d < 0) d = -d; exit !(d < 0.01 && s == 0) }'
+ok $? "wormhole Triplex transpose, load 0.25: offered $(field "$line" 6), delivered $(field "$line" 7)"
+# Past saturation worms deroute and their paths lengthen (random: 8 hops
+# minimal).  With p = 0 none does, and the wormhole Triplex is Min
+# Triplex (Rules 1, 2 and 4t's minimal routes), figure for figure.
+tx=(--flow wormhole --len 40 --load 0.5 --warmup 1500 --batches 4 --batch-size 750 --csv)
+run router -a triplex "${tx[@]}"
+line=$(sed -n 2p <<<"$OUT")
+awk -v d="$(field "$line" 14)" -v h="$(field "$line" 11)" 'BEGIN { exit !(d > 100 && h > 8.05) }'
+ok $? "wormhole Triplex random, load 0.5: $(field "$line" 14) deroutes, $(field "$line" 11) hops a worm"
+run router -a triplex --deroute-p 0 "${tx[@]}"
+p0=$(cut -d, -f3- <<<"$OUT")
+run router -a min-triplex "${tx[@]}"
+[ "$p0" = "$(cut -d, -f3- <<<"$OUT")" ] && [ "$(field "$(sed -n 2p <<<"$OUT")" 14)" = 0 ]
+ok $? "wormhole Triplex with --deroute-p 0: Min Triplex's figures, 0 deroutes"
+# Deroutes at once with p = .5 at load 1 (packets) and p = .9 (worms,
+# through Rule 4t's restricted VCs too): they keep delivering (no
+# deadlock; p < 1, no livelock), the worms' throughput after 12000
+# cycles what it was after 2000 (a partial deadlock would grow).
+run router -a triplex --deroute-wait 0 --deroute-p 0.5 --traffic transpose --load 1.0 --warmup 1000 --batches 2 --batch-size 1500 --csv
+line=$(sed -n 2p <<<"$OUT")
+[ "$RC" = 0 ] && awk -v t="$(field "$line" 7)" -v d="$(field "$line" 13)" \
+	'BEGIN { exit !(t > 0.3 && d > 500) }'
+ok $? "torus Triplex p .5 transpose, load 1.0: delivers $(field "$line" 7), $(field "$line" 13) deroutes"
+st=(-a triplex --flow wormhole --len 40 --deroute-wait 0 --deroute-p 0.9 --load 1.0 --batches 2 --batch-size 1000 --csv)
+run router "${st[@]}" --warmup 2000
+early=$(field "$(sed -n 2p <<<"$OUT")" 7)
+run router "${st[@]}" --warmup 12000
+line=$(sed -n 2p <<<"$OUT")
+[ "$RC" = 0 ] && awk -v e="$early" -v l="$(field "$line" 7)" -v d="$(field "$line" 14)" \
+	'BEGIN { exit !(e > 0.15 && l > 0.9 * e && d > 500) }'
+ok $? "wormhole Triplex p .9, load 1.0: delivers $early after 2000 cycles, $(field "$line" 7) after 12000 ($(field "$line" 14) deroutes)"
 
 # The mix: 40 and 400 words at 10 to 1, mean 800/11 = 72.727 words (T1
 # 145.45 cycles on the torus); as injected, within 3 standard errors.
@@ -262,11 +315,16 @@ ok $? "mix 40:400:10: mean length 72.727, $(field "$line" 13) as injected"
 # The ch. 4 experiment, as a smoke run.
 run run --quick --dir "$tmp" seed002-ch4
 rows=$(grep -c "(Table 4.4 [0-9.]*)" "$tmp/seed002-ch4.txt" 2>/dev/null)
-[ "$RC" = 0 ] && [ -s "$tmp/seed002-ch4.csv" ] && [ "$rows" = 32 ] &&
-	head -n 1 "$tmp/seed002-ch4.csv" | grep -q '^router,traffic,length,load,' &&
+[ "$RC" = 0 ] && [ -s "$tmp/seed002-ch4.csv" ] && [ "$rows" = 40 ] &&
+	head -n 1 "$tmp/seed002-ch4.csv" | grep -q '^router,traffic,length,load,.*,deroutes$' &&
 	grep -q '^obliv-triplex,hotspot1,mix,' "$tmp/seed002-ch4.csv" &&
-	grep -q '^\(holds\|DOES NOT HOLD\): ch. 4: long messages' "$tmp/seed002-ch4.txt"
-ok $? "run --quick seed002-ch4: CSV and 32 configurations beside Table 4.4"
+	grep -q '^triplex,random,short,' "$tmp/seed002-ch4.csv" &&
+	grep -q '^triplex,shuffle,packet,1.00,' "$tmp/seed002-ch4.csv" &&
+	grep -q '^\(holds\|DOES NOT HOLD\): Triplex  *hotspot1  mix ' "$tmp/seed002-ch4.txt" &&
+	grep -q '^\(holds\|DOES NOT HOLD\): ch. 4: long messages' "$tmp/seed002-ch4.txt" &&
+	grep -q '^\(holds\|DOES NOT HOLD\): ch. 4: but not as well as the Minimal Triplex' "$tmp/seed002-ch4.txt" &&
+	grep -q '^\(holds\|DOES NOT HOLD\): ch. 4 packet: the Triplex (Rules 1, 2, 3)' "$tmp/seed002-ch4.txt"
+ok $? "run --quick seed002-ch4: CSV and 40 configurations beside Table 4.4 (the Triplex's among them), the packet Triplex's claims"
 
 # The error contract: exit 2 and a message that names the problem.
 bad() {	# bad DESCRIPTION PATTERN ARGS...
@@ -276,8 +334,8 @@ bad() {	# bad DESCRIPTION PATTERN ARGS...
 	[ "$RC" = 2 ] && grep -q -- "$pat" <<<"$ERR"
 	ok $? "$what: exit 2, \"$pat\" (got $RC: $(head -n 1 <<<"$ERR"))"
 }
-bad "an unknown algorithm" "--algorithm" router -a triplex
-bad "an unknown algorithm, the known listed" "do, duato, min-triplex or chaos" router -a planar
+bad "an unknown algorithm" "--algorithm" router -a max-triplex
+bad "an unknown algorithm, the known listed" "do, duato, min-triplex, triplex or chaos" router -a planar
 bad "Chaos input-driven" "output-driven only" router -a chaos --arbitration in-random
 bad "an unknown arbitration" "--arbitration" router --arbitration rr
 bad "an unknown pattern" "--traffic" router --traffic tornado
@@ -303,6 +361,13 @@ bad "a negative mix" "--mix" router --flow wormhole --mix 40:-400:10
 bad "a mix of packets" "message mix: wormhole only" router --mix 40:400:10
 bad "a deep wormhole buffer" "wormhole buffers hold 1 word" router --flow wormhole --depth 20
 bad "wormhole Chaos" "packet-only" router --flow wormhole -a chaos
+bad "deroute probability 1 (livelock)" "deroute probability: 0 to below 1" router -a triplex --deroute-p 1
+bad "a negative deroute probability" "--deroute-p" router -a triplex --deroute-p -0.1
+bad "a deroute probability not a number" "--deroute-p" router -a triplex --deroute-p often
+bad "a deroute wait not a number" "--deroute-wait" router -a triplex --deroute-wait soon
+bad "a deroute wait too long" "--deroute-wait: 0 to 1000000" router -a triplex --deroute-wait 2000000
+bad "deroutes for a minimal router" "non-minimal Triplex's" router -a min-triplex --deroute-p 0.1
+bad "a deroute wait for Chaos" "non-minimal Triplex's" router -a chaos --deroute-wait 10
 
 echo "1..$n"
 [ "$failed" -eq 0 ]

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * mcastsim router: seed 002's router study (Fulgham 1997, ch. 4, 5 and
- * 6) on the model of router_model.c, packet (VCT) or wormhole: unicast traffic at a normalized
- * load, or a sweep of loads, on a k x k torus or mesh, with the
- * dimension-order oblivious router, Duato's, the packet Minimal Triplex or
- * the Chaos router, and input- or output-driven arbitration.  One line
- * per load: the offered and delivered throughput (normalized to the
- * bisection limit, 95 % intervals by batch means), the latency (injection
- * buffer to delivery, source queueing excluded), the mean hops, and
- * whether the network is saturated.
+ * 6) on the model of router_model.c, packet (VCT) or wormhole: unicast
+ * traffic at a normalized load, or a sweep of loads, on a k x k torus or
+ * mesh, with the dimension-order oblivious router, Duato's, the Minimal
+ * Triplex, the non-minimal Triplex (deroutes) or the Chaos router, and
+ * input- or output-driven arbitration.  One line per load: the offered
+ * and delivered throughput (normalized to the bisection limit, 95 %
+ * intervals by batch means), the latency (injection buffer to delivery,
+ * source queueing excluded), the mean hops, and whether the network is
+ * saturated; the CSV also counts the non-minimal hops (deroutes).
  *
  * Also, to check the model: --selftest (the generator's test vectors),
  * --probe SRC:DST (one packet alone: its latency and hops), --map NODE
@@ -41,7 +42,11 @@ static void usage(FILE *f)
 	      "  -t, --topology torus:KxK|mesh:KxK   the network (default torus:16x16)\n"
 	      "      --k K                       K x K nodes (4..64)\n"
 	      "      --mesh | --torus            the topology alone\n"
-	      "  -a, --algorithm do|duato|min-triplex|chaos   the router (default do)\n"
+	      "  -a, --algorithm do|duato|min-triplex|triplex|chaos   the router (default do)\n"
+	      "      --deroute-wait N            triplex: cycles blocked before a deroute\n"
+	      "                                  (default 160 wormhole, 400 vct)\n"
+	      "      --deroute-p P               triplex: the deroute probability per routing\n"
+	      "                                  attempt, 0 to below 1 (default .1, .00001)\n"
 	      "      --arbitration in-fixed|in-random|out   (default out)\n"
 	      "      --traffic NAME              random, bitrev, complement, shuffle,\n"
 	      "                                  transpose, hotspot1, hotspot2 (default random);\n"
@@ -59,7 +64,8 @@ static void usage(FILE *f)
 	      "                                  (ch. 4: 40:400:10)\n"
 	      "      --latency N                 node latency, cycles (default 3 DO, else 4)\n"
 	      "      --seed S                    the generator's X0, 1..2^31-2 (default 1)\n"
-	      "      --csv                       one CSV line per load\n"
+	      "      --csv                       one CSV line per load (with the deroutes:\n"
+	      "                                  non-minimal hops in the measured batches)\n"
 	      "  checks: --selftest, --probe SRC:DST, --map NODE, --hops\n",
 	      f);
 }
@@ -191,6 +197,8 @@ static void parse_args(int argc, char **argv, struct ropts *o)
 		{ "hops", no_argument, NULL, 20 },
 		{ "flow", required_argument, NULL, 21 },
 		{ "mix", required_argument, NULL, 22 },
+		{ "deroute-wait", required_argument, NULL, 23 },
+		{ "deroute-p", required_argument, NULL, 24 },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -210,7 +218,7 @@ static void parse_args(int argc, char **argv, struct ropts *o)
 		case 'a':
 			v = rm_algo_parse(optarg);
 			if (v < 0)
-				sim_die("--algorithm: '%s' is not do, duato, min-triplex or chaos",
+				sim_die("--algorithm: '%s' is not do, duato, min-triplex, triplex or chaos",
 					optarg);
 			o->c.algo = (enum rm_algo)v;
 			break;
@@ -293,6 +301,16 @@ static void parse_args(int argc, char **argv, struct ropts *o)
 			break;
 		case 22:
 			parse_mix(optarg, o);
+			break;
+		case 23:
+			v = (int)sim_num(optarg, "--deroute-wait");
+			if (v < 0 || v > 1000000)
+				sim_die("%s: 0 to 1000000 cycles", "--deroute-wait");
+			o->c.dwait = v;
+			break;
+		case 24:
+			/* p < 1 (Cor. 20): rm_cfg_check says so */
+			o->c.dprob = parse_real(optarg, "--deroute-p", 0, 1);
 			break;
 		case 'h':
 			usage(stdout);
@@ -380,9 +398,9 @@ int router_main(int argc, char **argv)
 	if (o.selftest || o.probe_src >= 0 || o.map >= 0 || o.hops)
 		return checks(&o);
 	topo_label(&o.c, topo, sizeof(topo));
-	/* wormhole: the mean length of the messages injected, last */
+	/* wormhole: the mean length of the messages injected; deroutes last */
 	if (o.csv)
-		printf("topology,algorithm,arbitration,traffic,load,offered,throughput,throughput_ci,latency,latency_ci,hops,saturated%s\n",
+		printf("topology,algorithm,arbitration,traffic,load,offered,throughput,throughput_ci,latency,latency_ci,hops,saturated%s,deroutes\n",
 		       wh ? ",mean_length" : "");
 	else
 		printf("# %s %s %s %s %s, mean length %.3f words: normalized load, throughput, latency (cycles), 95 %% intervals\n"
@@ -407,7 +425,7 @@ int router_main(int argc, char **argv)
 			       r.hops, r.saturated);
 			if (wh)
 				printf(",%.3f", r.len_mean);
-			putchar('\n');
+			printf(",%llu\n", (unsigned long long)r.deroutes);
 		} else
 			printf("%6.2f %8.4f %8.4f +- %.4f %9.2f +- %6.2f %6.3f %s\n",
 			       o.c.load, r.offered, r.thr, r.thr_ci, r.lat,

@@ -30,7 +30,33 @@
  *     needs the wrap link in l (wrap-free), may take any VC, restricted
  *     or not, in a minimal direction of a dimension above l.  This is
  *     the rule set of the ch. 5 "early implementation" (ch. 4 later
- *     dropped Rule 4t); the non-minimal Rules 3 and 4 are not modelled.
+ *     dropped Rule 4t).
+ *   The (non-minimal) Triplex, -a triplex (notes 2.3, ch. 4.7.2): the
+ *     same VCs, and its minimal routes as Minimal Triplex's but for Rule
+ *     4t, which the thesis's final packet Triplex omits entirely: Rules
+ *     1 and 2 in packets, Rules 1, 2 and 4t's minimal routes in worms.
+ *     It takes a minimal route whenever one is available.  A header with
+ *     none that has been blocked at this router for --deroute-wait
+ *     cycles (160 wormhole, 400 packet; counted from the cycle it could
+ *     first be routed here, its header's arrival + N - 1) deroutes with
+ *     probability --deroute-p (.1 wormhole, .00001 packet, below 1 for
+ *     Cor. 20's livelock freedom): one coin per routing attempt (a
+ *     cycle in which the router considers it), flipped only when a
+ *     deroute is available, from the node's arbitration stream.  If it
+ *     comes up, the deroutes are its outputs for that cycle, and the
+ *     arbitration serves them as any other.  The deroutes: Rule 3 in
+ *     packets, the unrestricted VC of any non-minimal direction (both
+ *     directions of a corrected dimension), any dimension, non-full;
+ *     Rule 3w in worms, the same in a dimension above l only, and Rule
+ *     4t's non-minimal routes, any VC (restricted too) of a non-minimal
+ *     direction above l for a worm that needs -l, wrap-free, both with
+ *     the strict wormhole "empty".  Packets never deroute from the
+ *     injection buffer (the thesis's, copied from Chaos); worms may (the
+ *     thesis restricts only packets).  The mesh takes the torus's rule
+ *     sets (the thesis's final packet Triplex is a torus one), Rule 4
+ *     for 4t.  With --deroute-p 0 it is Minimal Triplex without Rule 4t
+ *     in packets (Rules 1 and 2, ch. 4's improved minimal packet
+ *     Triplex) and exactly Minimal Triplex in worms.
  *   Chaos (notes 2.4; its timing is in [KS94] and [Bol93b], not in the
  *     seed, so the rest is chosen here): no VCs, one input and one output
  *     frame per direction, and a multiqueue of 5 one-packet slots: 15
@@ -131,8 +157,11 @@
  * uses the wormhole "empty" (notes 2.3) for Rules 2 and 4t, the same
  * strict test as Duato's; Rule 1 needs the VC free alone.  Messages are
  * --len words, or with --mix, --len2 words with probability 1 / (mix +
- * 1) (drawn with the destination).  The non-minimal Triplex (Rule 3w,
- * deroutes) is not modelled.
+ * 1) (drawn with the destination).  The non-minimal Triplex: above.
+ *
+ * Deroutes counted (rm_result): connections, in the measured batches,
+ * to an output whose neighbour is no nearer the packet's destination
+ * (for any router: Chaos's deroutes and exchanges count too).
  *
  * Memory is allocated once per run: buffers hold up to four packet
  * segments in a ring, packets come from a free list, source queues are
@@ -161,7 +190,7 @@
 
 static const char *const topo_names[] = { "torus", "mesh" };
 static const char *const algo_names[] = { "do", "duato", "min-triplex",
-	"chaos" };
+	"chaos", "triplex" };
 static const char *const arb_names[] = { "in-fixed", "in-random", "out" };
 static const char *const flow_names[] = { "vct", "wormhole" };
 static const char *const traffic_names[] = { "random", "bitrev",
@@ -297,7 +326,7 @@ void rm_cfg_default(struct rm_cfg *c)
 	*c = (struct rm_cfg){ .k = 16, .topo = RM_TORUS, .algo = RM_DO,
 		.arb = RM_OUT, .traffic = RM_RANDOM, .load = 0.5, .len = 20,
 		.depth = 20, .seed = 1, .warmup = 10000, .batches = 10,
-		.batch = 4000 };
+		.batch = 4000, .dwait = -1, .dprob = -1 };
 }
 
 static u32 log2_exact(u32 k)
@@ -356,11 +385,26 @@ double rm_mean_len(const struct rm_cfg *c)
 	return ((double)c->mix * c->len + c->len2) / (c->mix + 1);
 }
 
+/* The non-minimal Triplex's deroute parameters (-1: the thesis's). */
+static const char *deroute_check(const struct rm_cfg *c)
+{
+	if (c->algo != RM_NMTRIPLEX && (c->dwait != -1 || c->dprob != -1))
+		return "deroutes: the deroute wait and probability are the non-minimal Triplex's (triplex)";
+	if (c->dwait < -1 || c->dwait > 1000000)
+		return "deroute wait: 0 to 1000000 cycles";
+	/* p = 1 would let a message deroute for ever (Thm 19, Cor. 20) */
+	if (c->dprob != -1 && !(c->dprob >= 0 && c->dprob < 1))
+		return "deroute probability: 0 to below 1 (Cor. 20: livelock-free only for p < 1)";
+	return NULL;
+}
+
 /* The rest of rm_cfg_check, for both flow controls. */
 static const char *common_check(const struct rm_cfg *c)
 {
 	if (c->algo == RM_CHAOS && c->arb != RM_OUT)
 		return "arbitration: the Chaos router is output-driven only";
+	if (deroute_check(c))
+		return deroute_check(c);
 	if (c->latency > 64)
 		return "node latency: at most 64 cycles";
 	if (c->seed < 1 || c->seed >= LCG_M - 1)
@@ -536,6 +580,8 @@ struct model {
 	u32 uvc;		/* Duato's unrestricted VC */
 	bool wh;		/* wormhole */
 	u32 lanes;		/* DO's lanes per class: 2 VCT, 1 wormhole */
+	u32 dwait;		/* non-minimal Triplex: cycles blocked, */
+	double dprob;		/* then the deroute probability (0: none) */
 	double p;		/* injection probability per node per cycle */
 	u32 now;
 	struct buf *buf;
@@ -546,6 +592,7 @@ struct model {
 	u32 npkt, free_pkt, live;
 	u32 *conn, nconn;	/* input buffers with a crossbar connection */
 	u64 progress;		/* words moved and connections made */
+	u64 deroutes;		/* non-minimal hops in the batches */
 	/* measurement */
 	s32 batch;		/* the batch of this cycle, or -1 */
 	double *created, *delivered, *latsum, *hopsum;
@@ -1097,20 +1144,21 @@ static bool rule4(const struct model *m, const struct route_at *r)
 }
 
 /*
- * Minimal Triplex, packet version (notes 2.3, App. A): Rule 1, the
- * restricted DO output; Rule 2, the unrestricted VC in any minimal
- * direction; the minimal part of Rule 4 (4t on the torus), any VC in a
+ * Minimal Triplex (notes 2.3, App. A): Rule 1, the restricted DO
+ * output; Rule 2, the unrestricted VC in any minimal direction; with
+ * @use4, the minimal part of Rule 4 (4t on the torus), any VC in a
  * minimal direction of a dimension above l for a packet that needs -l
  * (wrap-free).  Packet "empty" is the thesis's "non-full": the local
- * output can take the whole packet.  No neighbour status, so no bubble.
- * Within a dimension the DO direction first, within a port the VCs in
- * order (restricted before unrestricted), as for Duato.
+ * output can take the whole packet.  No neighbour status, so no bubble
+ * (wormhole: the strict test).  Within a dimension the DO direction
+ * first, within a port the VCs in order (restricted before
+ * unrestricted), as for Duato.
  */
 static void triplex_cands(struct model *m, u32 u, const struct route_at *r,
-			  struct cands *cd)
+			  bool use4, struct cands *cd)
 {
 	u32 d, j, v, n, dr[2];
-	bool r4 = rule4(m, r);
+	bool r4 = use4 && rule4(m, r);
 
 	for (d = r->l; d < 2; d++) {
 		if (d == r->l &&
@@ -1133,11 +1181,78 @@ static void triplex_cands(struct model *m, u32 u, const struct route_at *r,
 }
 
 /*
- * The available outputs packet @p at node @u may take, in the fixed
- * order's preference: lowest dimension first, the restricted (DO) output
- * before the unrestricted ones.  Output number 4 nvc is delivery.
+ * The non-minimal Triplex's "empty" for a deroute: the link exists (not
+ * a mesh edge) and the output is empty as for its minimal routes, the
+ * strict test in wormhole, non-full in packets.
  */
-static void candidates(struct model *m, u32 u, u32 p, struct cands *cd)
+static bool deroute_ok(const struct model *m, u32 u, u32 port, u32 vc)
+{
+	if (m->node[u].nb[port] < 0)
+		return false;
+	if (m->wh)
+		return strict_empty(m, u, port, vc);
+	return can_take(m, bp(m, u, b_out(m, port, vc)));
+}
+
+/*
+ * The non-minimal Triplex's deroutes at @u: outputs in a direction that
+ * is not minimal (both directions of a corrected dimension).  Packet,
+ * Rule 3: the unrestricted VC, any dimension.  Wormhole, Rule 3w: the
+ * unrestricted VC in a dimension above l; and Rule 4t's non-minimal
+ * routes: for a worm that needs -l, wrap-free, any VC in a dimension
+ * above l.  Dimension by dimension, + before -, VCs in number order.
+ */
+static void deroute_cands(struct model *m, u32 u, const struct route_at *r,
+			  struct cands *cd)
+{
+	u32 d = m->wh ? r->l + 1 : 0, j, v, dirs;
+	bool r4 = m->wh && rule4(m, r);
+
+	cd->n = 0;
+	for (; d < 2; d++) {
+		dirs = min_dirs(m, r->cur[d], r->want[d]);
+		for (j = 2; j-- > 0;) {
+			if (dirs >> j & 1)
+				continue;
+			for (v = 0; v < m->nvc; v++)
+				if ((v == m->uvc || r4) &&
+				    deroute_ok(m, u, 2 * d + j, v))
+					add(cd, (2 * d + j) * m->nvc + v);
+		}
+	}
+}
+
+/*
+ * The (non-minimal) Triplex (notes 2.3; ch. 4.7.2's selection): the
+ * minimal routes first, Rules 1 and 2, and in wormhole Rule 4t's minimal
+ * part (the final packet Triplex omits Rule 4t).  With none available, a
+ * header blocked at this router for dwait cycles or more deroutes with
+ * probability dprob, one coin a routing attempt (a cycle it is routed),
+ * flipped when a deroute is available.  No deroute from the injection
+ * buffer in packets (as the thesis's, copying Chaos).
+ */
+static void nmtriplex_cands(struct model *m, u32 u, u32 i, u32 p,
+			    const struct route_at *r, struct cands *cd)
+{
+	triplex_cands(m, u, r, m->wh, cd);
+	if (cd->n || m->dprob <= 0 || (!m->wh && i == b_inj(m)))
+		return;
+	/* first routed in t_hdr + lat - 1: blocked now - that cycles */
+	if ((u64)m->now + 1 < (u64)m->pkt[p].t_hdr + m->lat + m->dwait)
+		return;
+	deroute_cands(m, u, r, cd);
+	if (cd->n && lcg_u01(&m->node[u].rs_arb) >= m->dprob)
+		cd->n = 0;
+}
+
+/*
+ * The available outputs packet @p in input @i of node @u may take, in
+ * the fixed order's preference: lowest dimension first, the restricted
+ * (DO) output before the unrestricted ones.  Output number 4 nvc is
+ * delivery.
+ */
+static void candidates(struct model *m, u32 u, u32 i, u32 p,
+		       struct cands *cd)
 {
 	u32 dst = m->pkt[p].dst;
 	struct route_at r;
@@ -1153,8 +1268,18 @@ static void candidates(struct model *m, u32 u, u32 p, struct cands *cd)
 		do_cands(m, u, &r, cd);
 	else if (m->c.algo == RM_DUATO)
 		duato_cands(m, u, &r, cd);
+	else if (m->c.algo == RM_NMTRIPLEX)
+		nmtriplex_cands(m, u, i, p, &r, cd);
 	else
-		triplex_cands(m, u, &r, cd);
+		triplex_cands(m, u, &r, true, cd);
+}
+
+/* Node @u's @port takes packet @p no nearer its destination. */
+static bool nonminimal(const struct model *m, u32 u, u32 port, u32 p)
+{
+	u32 v = (u32)m->node[u].nb[port], dst = m->pkt[p].dst;
+
+	return dist(&m->c, v, dst) >= dist(&m->c, u, dst);
 }
 
 /* Connect input @i of node @u to output number @o. */
@@ -1173,6 +1298,9 @@ static void connect(struct model *m, u32 u, u32 i, u32 o)
 		d = &m->buf[id];
 		out_busy(m, u, o / m->nvc, o % m->nvc);
 		s->to_slot = (u8)push_seg(m, d, s->seg[s->head].pkt);
+		if (m->batch >= 0 &&
+		    nonminimal(m, u, o / m->nvc, s->seg[s->head].pkt))
+			m->deroutes++;
 	}
 	s->to = (s32)id;
 	m->conn[m->nconn++] = (u32)(s - m->buf);
@@ -1395,7 +1523,7 @@ static void route(struct model *m, u32 u)
 		b = bp(m, u, i);
 		if (m->now + 1 < m->pkt[b->seg[b->head].pkt].t_hdr + m->lat)
 			continue;
-		candidates(m, u, b->seg[b->head].pkt, &cd[i]);
+		candidates(m, u, i, b->seg[b->head].pkt, &cd[i]);
 		for (c = 0; c < cd[i].n; c++)
 			mask[i] |= 1u << cd[i].out[c];
 		want |= mask[i];
@@ -1510,6 +1638,11 @@ static void model_init(struct model *m, const struct rm_cfg *c)
 	m->nmq = c->algo == RM_CHAOS ? CHAOS_MQ : 0;
 	m->nb = 8 * m->nvc + 2 + m->nmq;
 	m->lat = c->latency ? c->latency : c->algo == RM_DO ? 3 : 4;
+	/* ch. 4.7.2: 160 cycles and .1 in worms, 400 and .00001 in packets */
+	if (c->algo == RM_NMTRIPLEX) {
+		m->dwait = c->dwait >= 0 ? (u32)c->dwait : m->wh ? 160 : 400;
+		m->dprob = c->dprob >= 0 ? c->dprob : m->wh ? .1 : .00001;
+	}
 	m->len = c->len;
 	m->depth = c->depth;
 	m->p = c->load / rm_t1(c);
@@ -1672,6 +1805,7 @@ int rm_run(const struct rm_cfg *c, struct rm_result *r)
 	r->short_mean = sim_mean_ci(sh, nb, 1, &r->short_ci);
 	r->hops = cnt ? hops / cnt : 0;
 	r->delivered = (u64)cnt;
+	r->deroutes = m.deroutes;
 	r->saturated = r->short_mean > r->short_ci &&
 		       r->short_mean > 0.01 * r->offered;
 	for (u = 0; u < m.n; u++)

@@ -5,12 +5,13 @@
  * notes 3 and 5.3).  Virtual cut-through packets, half-duplex channels
  * (or ch. 4's wormhole: 1-word buffers, simplex channels, a 40/400 mix),
  * the dimension-order oblivious router (DO), Duato's minimal adaptive
- * router, the packet Minimal Triplex (ch. 4, 5) and the Chaos router
- * (ch. 6), input-driven (fixed order or random) and output-driven
- * arbitration (Chaos: output-driven only), the seed's seven traffic
- * patterns, its random number generator, and batch-means statistics.  No
- * printing: mcastsim router (router.c) and the seed002 experiment drive
- * it.
+ * router, the Minimal Triplex (ch. 4, 5), the non-minimal Triplex (ch.
+ * 4: Rules 1, 2 and 3 in packets; 1, 2, 3w and 4t in worms) and the
+ * Chaos router (ch. 6), input-driven (fixed order or random) and
+ * output-driven arbitration (Chaos: output-driven only), the seed's seven
+ * traffic patterns, its random number generator, and batch-means
+ * statistics.  No printing: mcastsim router (router.c) and the seed002
+ * experiments drive it.
  */
 #ifndef MCASTSIM_ROUTER_MODEL_H
 #define MCASTSIM_ROUTER_MODEL_H
@@ -20,8 +21,9 @@
 enum rm_topo { RM_TORUS, RM_MESH };
 enum rm_algo {
 	RM_DO, RM_DUATO,
-	RM_TRIPLEX,		/* Minimal Triplex, packet version */
+	RM_TRIPLEX,		/* Minimal Triplex */
 	RM_CHAOS,		/* output-driven only */
+	RM_NMTRIPLEX,		/* (non-minimal) Triplex: deroutes */
 	RM_NALGO
 };
 enum rm_arb { RM_IN_FIXED, RM_IN_RANDOM, RM_OUT };
@@ -48,6 +50,14 @@ struct rm_cfg {
 	u32 depth;		/* buffer depth, words (20), len..3 len;
 				 * wormhole: 1 */
 	u32 latency;		/* node latency, cycles; 0: 3 DO, else 4 */
+	/*
+	 * The non-minimal Triplex's selection (ch. 4.7.2): a header blocked
+	 * this long at a router, with no minimal output, deroutes with this
+	 * probability per routing attempt.  -1: the thesis's, 160 cycles
+	 * and .1 wormhole, 400 and .00001 packet.
+	 */
+	s32 dwait;
+	double dprob;		/* 0 to below 1 (Cor. 20) */
 	u32 seed;		/* X0 of the generator, 1..2^31-2 */
 	u32 warmup;		/* cycles discarded first */
 	u32 batches;		/* batch count, at least 2 */
@@ -63,6 +73,7 @@ struct rm_result {
 	bool saturated;
 	u64 delivered;			/* in the measured batches */
 	u64 backlog;			/* source queues at the end */
+	u64 deroutes;			/* non-minimal hops, measured */
 	double len_mean;		/* words, of those injected measured */
 };
 
