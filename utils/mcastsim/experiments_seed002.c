@@ -110,6 +110,11 @@ static const double seed_peak[2][NROUT][NTR] = {
 struct sweep {
 	double sat;		/* 1.05 when not saturated up to 1.0 */
 	double peak, peak_ci, peak_load;
+	/* seed002-ch4's: by load step i (load .05 i), NAN where not run */
+	double lat[21], thr[21];
+	u32 satmask;		/* bit i: saturated at load .05 i */
+	double dpm;		/* deroutes per delivered message at the peak */
+	double nder, ndel;	/* deroutes and messages, all loads */
 };
 
 #define NOSAT	1.05
@@ -532,19 +537,33 @@ EXPERIMENT(exp_seed002)
 	return bad;
 }
 
+
 /* ------------------------------------------------------------------ */
 /*
  * seed002-ch4: ch. 4's wormhole routers (notes 4.3) on the 16x16 torus,
  * 40-word messages ("short") and 40- and 400-word ones at 10 to 1
  * ("mix"), under random, bit reversal, transpose and hot spot 1: the
  * oblivious router (2 VCs, no lanes), the oblivious Triplex (DO with node
- * latency 4), Duato's and the Minimal Triplex, against Table 4.4.  The
- * thesis does not state the arbitration: output-driven, as in ch. 6.  A
- * sweep stops two loads after saturation (Table 4.4 has saturation alone).
+ * latency 4), Duato's, the Minimal Triplex and the (non-minimal) Triplex,
+ * against Table 4.4.  The thesis does not state the arbitration:
+ * output-driven, as in ch. 6.  A sweep stops two loads after saturation
+ * (Table 4.4 has saturation alone).
+ *
+ * Then ch. 4's packet comparisons (notes 4.4), which the thesis gives
+ * as curves and claims, not numbers: on the torus, 20-word packets,
+ * output-driven, random, bit reversal, perfect shuffle, transpose and
+ * hot spot 1, Duato's, the Minimal Triplex with Rule 4t's minimal routes
+ * (ch. 5's rule set), the Minimal Triplex without them (Rules 1 and 2:
+ * the Triplex with deroute probability 0), the final packet Triplex
+ * (Rules 1, 2 and 3, deroutes after 400 cycles with p = .00001) and the
+ * Chaos router.  The Triplex and Chaos run every load to 1.0 (the claims
+ * are on high loads), the others stop as seed002's sweeps do.
  */
-#define W_NR	4
+#define W_NR	5
 #define W_NT	4
 #define W_NL	2
+#define W_MIN	3	/* the Minimal Triplex's row */
+#define W_TX	4	/* the Triplex's */
 
 static const struct {
 	enum rm_algo algo;
@@ -555,6 +574,7 @@ static const struct {
 	{ RM_DO, 4, "Obliv Triplex", "obliv-triplex" },
 	{ RM_DUATO, 4, "Duato", "duato" },
 	{ RM_TRIPLEX, 4, "Min Triplex", "min-triplex" },
+	{ RM_NMTRIPLEX, 4, "Triplex", "triplex" },
 };
 
 static const enum rm_traffic wtraffic[W_NT] = { RM_RANDOM, RM_BITREV,
@@ -566,9 +586,32 @@ static const double seed_t44[W_NR][W_NT][W_NL] = {
 	{ { .20, .15 }, { .15, .15 }, { .20, .20 }, { .20, .15 } },
 	{ { .30, .25 }, { .30, .25 }, { .25, .25 }, { .25, .20 } },
 	{ { .30, .20 }, { .30, .30 }, { .30, .25 }, { .25, .20 } },
+	{ { .30, .20 }, { .30, .25 }, { .30, .25 }, { .20, .20 } },
 };
 
 static struct sweep wres[W_NR][W_NT][W_NL];
+
+#define P_NR	5
+#define P_NT	5
+enum { P_DU, P_MIN, P_NO4T, P_TX, P_CH };
+
+/* dprob: the deroute probability, -1 the thesis's (Triplex only) */
+static const struct {
+	enum rm_algo algo;
+	double dprob;
+	const char *label, *key;
+} prouters[P_NR] = {
+	{ RM_DUATO, -1, "Duato", "duato" },
+	{ RM_TRIPLEX, -1, "Min Triplex", "min-triplex" },
+	{ RM_NMTRIPLEX, 0, "Min Triplex no 4t", "min-triplex-no4t" },
+	{ RM_NMTRIPLEX, -1, "Triplex", "triplex" },
+	{ RM_CHAOS, -1, "Chaos", "chaos" },
+};
+
+static const enum rm_traffic ptraffic[P_NT] = { RM_RANDOM, RM_BITREV,
+	RM_SHUFFLE, RM_TRANSPOSE, RM_HOTSPOT1 };
+
+static struct sweep pres[P_NR][P_NT];
 
 static void wcfg_of(struct rm_cfg *c, const struct run_opts *o, int r,
 		    int t, int mix)
@@ -593,47 +636,102 @@ static void wcfg_of(struct rm_cfg *c, const struct run_opts *o, int r,
 	c->batch = o->scale > 1 ? 200 : mix ? 1500 : 1000;
 }
 
-static int wsweep(FILE *csv, const struct run_opts *o, int r, int t,
-		  int mix, struct sweep *s)
+/* The packet runs: seed002's Triplex and Chaos run lengths. */
+static void pcfg_of(struct rm_cfg *c, const struct run_opts *o, int r,
+		    int t)
+{
+	rm_cfg_default(c);
+	c->algo = prouters[r].algo;
+	c->dprob = prouters[r].dprob;
+	c->traffic = ptraffic[t];
+	/* full: 2000 + 10 x 500 cycles a load; --quick: 100 + 2 x 100 */
+	c->warmup = o->scale > 1 ? 100 : 2000;
+	c->batches = o->scale > 1 ? 2 : 10;
+	c->batch = o->scale > 1 ? 100 : 500;
+}
+
+/*
+ * @c at loads .05 i, i = @step, 2 @step, .. @last, until @stop loads
+ * past saturation (@rise: past saturation and the throughput's last
+ * rise, as seed002's): a CSV line each (@key, @len its first columns).
+ */
+static int csweep(FILE *csv, const char *key, const char *len,
+		  struct rm_cfg *c, u32 step, u32 last, u32 stop, bool rise,
+		  struct sweep *s)
 {
 	struct rm_result x;
-	struct rm_cfg c;
-	u32 step = o->scale > 1 ? 2 : 1, i, after = 0;
-	/* --quick: up to .60, past every full run's saturation (.45 at most) */
-	u32 last = o->scale > 1 ? 12 : 20;
+	u32 i, after = 0;
 
-	wcfg_of(&c, o, r, t, mix);
 	*s = (struct sweep){ .sat = NOSAT };
-	for (i = step; i <= last && after < 2; i += step) {
-		c.load = i * 0.05;
-		if (rm_run(&c, &x)) {
+	for (i = 0; i <= 20; i++)
+		s->lat[i] = s->thr[i] = NAN;
+	for (i = step; i <= last && after < stop; i += step) {
+		c->load = i * 0.05;
+		if (rm_run(c, &x)) {
 			fprintf(stderr, "mcastsim: run: seed002-ch4: deadlock (%s %s %s load %.2f)\n",
-				wrouters[r].key, rm_traffic_name(c.traffic),
-				mix ? "mix" : "short", c.load);
+				key, rm_traffic_name(c->traffic), len,
+				c->load);
 			return -1;
 		}
-		fprintf(csv, "%s,%s,%s,%.2f,%.4f,%.4f,%.4f,%.2f,%.2f,%.3f,%.2f,%d\n",
-			wrouters[r].key, rm_traffic_name(c.traffic),
-			mix ? "mix" : "short", c.load, x.offered, x.thr,
-			x.thr_ci, x.lat, x.lat_ci, x.hops, x.len_mean,
-			x.saturated);
+		fprintf(csv, "%s,%s,%s,%.2f,%.4f,%.4f,%.4f,%.2f,%.2f,%.3f,%.2f,%d,%llu\n",
+			key, rm_traffic_name(c->traffic), len, c->load,
+			x.offered, x.thr, x.thr_ci, x.lat, x.lat_ci, x.hops,
+			x.len_mean, x.saturated,
+			(unsigned long long)x.deroutes);
+		s->lat[i] = x.lat;
+		s->thr[i] = x.thr;
+		s->nder += x.deroutes;
+		s->ndel += x.delivered;
+		s->satmask |= (u32)x.saturated << i;
 		if (x.saturated && s->sat == NOSAT)
-			s->sat = c.load;
+			s->sat = c->load;
 		if (s->sat < NOSAT)
 			after++;
 		if (x.thr > s->peak) {
 			s->peak = x.thr;
 			s->peak_ci = x.thr_ci;
-			s->peak_load = c.load;
+			s->peak_load = c->load;
+			s->dpm = x.delivered ?
+				 (double)x.deroutes / x.delivered : 0;
+			if (rise)
+				after = 0;
 		}
 	}
 	return 0;
 }
 
+static int wsweep(FILE *csv, const struct run_opts *o, int r, int t,
+		  int mix, struct sweep *s)
+{
+	struct rm_cfg c;
+
+	wcfg_of(&c, o, r, t, mix);
+	/* --quick: up to .60, past every full run's saturation (.45 at most) */
+	return csweep(csv, wrouters[r].key, mix ? "mix" : "short", &c,
+		      o->scale > 1 ? 2 : 1, o->scale > 1 ? 12 : 20, 2, false,
+		      s);
+}
+
+static int psweep(FILE *csv, const struct run_opts *o, int r, int t,
+		  struct sweep *s)
+{
+	/* --quick: loads .20, .40 .. 1.0 */
+	u32 step = o->scale > 1 ? 4 : 1;
+	struct rm_cfg c;
+
+	pcfg_of(&c, o, r, t);
+	/* the Triplex and Chaos to 1.0 (their claims), the others' peaks */
+	if (r == P_TX || r == P_CH)
+		return csweep(csv, prouters[r].key, "packet", &c, step, 20,
+			      21, false, s);
+	return csweep(csv, prouters[r].key, "packet", &c, step, 20, 3,
+		      true, s);
+}
+
 /* Ours beside Table 4.4: a verdict each, holding within one .05 step. */
 static int wtable(FILE *f)
 {
-	int r, t, l, bad = 0, held = 0;
+	int r, t, l, bad = 0, held = 0, tx = 0;
 	char a[16];
 
 	for (r = 0; r < W_NR; r++)
@@ -651,15 +749,24 @@ static int wtable(FILE *f)
 					       l ? "mix" : "short", a, want,
 					       100 * s->peak, s->peak_load);
 				held += ok;
+				tx += ok && r == W_TX;
 			}
-	fprintf(f, "# %d of %d configurations within .05 of Table 4.4\n",
-		held, W_NR * W_NT * W_NL);
+	fprintf(f, "# %d of %d configurations within .05 of Table 4.4 (the Triplex: %d of %d)\n",
+		held, W_NR * W_NT * W_NL, tx, W_NT * W_NL);
 	return bad;
 }
 
 static double wsat(int r, int t, int l)
 {
 	return wres[r][t][l].sat;
+}
+
+/* The load step of @load (20 for no saturation up to 1.0). */
+static u32 step_of(double load)
+{
+	long i = lround(load / 0.05);
+
+	return i > 20 ? 20 : (u32)i;
 }
 
 /* The chapter's findings (notes 4.3) that the saturation loads test. */
@@ -678,7 +785,7 @@ static int wconclusions(FILE *f)
 			lower += wsat(r, t, 1) < wsat(r, t, 0) - 1e-9;
 		}
 	bad |= verdict(f, !later && lower > 0,
-		       "ch. 4: long messages decrease the saturation point slightly: the mix saturates earlier in %d, at the same load in %d, later in %d of %d (Table 4.4: 9, 7, 0 of 16)",
+		       "ch. 4: long messages decrease the saturation point slightly: the mix saturates earlier in %d, at the same load in %d, later in %d of %d (Table 4.4: 12, 8, 0 of 20)",
 		       lower, n - lower - later, later, n);
 	/* the oblivious Triplex's throughput within 4 points of DO's */
 	for (t = 0; t < W_NT; t++) {
@@ -691,7 +798,7 @@ static int wconclusions(FILE *f)
 		       100 * worst, within, W_NT);
 	/* Min Triplex matches or exceeds Duato in 2 of 4 (bitrev, transpose) */
 	for (t = 0; t < W_NT; t++)
-		if (wsat(3, t, 0) + 1e-9 >= wsat(2, t, 0)) {
+		if (wsat(W_MIN, t, 0) + 1e-9 >= wsat(2, t, 0)) {
 			tx_ge++;
 			note(list, sizeof(list), rm_traffic_name(wtraffic[t]));
 		}
@@ -709,16 +816,177 @@ static int wconclusions(FILE *f)
 	return bad;
 }
 
+/*
+ * The Triplex's latency at load step @i against Duato's and Min
+ * Triplex's (short messages, pattern @t): higher than both.
+ */
+static bool tx_slower(int t, u32 i, char *buf, size_t n)
+{
+	double tx = wres[W_TX][t][0].lat[i], du = wres[2][t][0].lat[i];
+	double mn = wres[W_MIN][t][0].lat[i];
+
+	snprintf(buf + strlen(buf), n - strlen(buf),
+		 " %s at %.2f: %.0f against %.0f, %.0f;",
+		 rm_traffic_name(wtraffic[t]), i * 0.05, tx, du, mn);
+	return tx > du && tx > mn;
+}
+
+/* The chapter's claims on the non-minimal wormhole Triplex (notes 4.3). */
+static int wtriplex_conclusions(FILE *f)
+{
+	int t, l, bad = 0, n = 0, ge = 0, below = 0, sig = 0, slower = 0;
+	double gap[W_NL] = { 0, 0 }, d, most = -1;
+	char list[512] = "";
+
+	/* "Triplex performs adequately": no worse than the oblivious router */
+	for (t = 0; t < W_NT; t++)
+		for (l = 0; l < W_NL; l++)
+			ge += wsat(W_TX, t, l) + 1e-9 >= wsat(0, t, l);
+	bad |= verdict(f, ge == W_NT * W_NL,
+		       "ch. 4: the Triplex performs adequately: it saturates no earlier than the oblivious router in %d of %d (Table 4.4: 8 of 8)",
+		       ge, W_NT * W_NL);
+	/* "but not as well as the minimal Triplex algorithm" */
+	for (t = 0; t < W_NT; t++)
+		for (l = 0; l < W_NL; l++) {
+			d = wres[W_TX][t][l].peak - wres[W_MIN][t][l].peak;
+			n += wsat(W_TX, t, l) <= wsat(W_MIN, t, l) + 1e-9;
+			below += d < 0;
+			most = fmax(most, d);
+			sig += d > 0.02;
+			gap[l] -= d / wres[W_MIN][t][l].peak / W_NT;
+		}
+	bad |= verdict(f, n == W_NT * W_NL && 2 * below > W_NT * W_NL,
+		       "ch. 4: but not as well as the Minimal Triplex: it saturates no later in %d of %d and peaks lower in %d of %d (Table 4.4: no later in 8, earlier in 2)",
+		       n, W_NT * W_NL, below, W_NT * W_NL);
+	/* higher latency where derouting was ineffective: random, hot spot */
+	for (t = 0; t < W_NT; t++) {
+		u32 i = step_of(wsat(W_MIN, t, 0));
+
+		if (wtraffic[t] == RM_RANDOM || wtraffic[t] == RM_HOTSPOT1)
+			slower += tx_slower(t, i, list, sizeof(list));
+	}
+	bad |= verdict(f, slower == 2,
+		       "ch. 4: short, random and hot spot 1: the Triplex's latency above both minimal routers' (Duato, Min Triplex) at Min Triplex's saturation load:%s %d of 2",
+		       list, slower);
+	/* long messages emphasize the ineffectiveness of its deroutes */
+	bad |= verdict(f, gap[1] > gap[0],
+		       "ch. 4: long messages emphasize the Triplex's ineffectiveness: its peak below Min Triplex's by %.1f %% with the mix against %.1f %% with 40 words (mean over the patterns)",
+		       100 * gap[1], 100 * gap[0]);
+	/* ch. 7: the non-minimal mode is not significantly better */
+	bad |= verdict(f, !sig,
+		       "ch. 7: the non-minimal mode does not do significantly better than the minimal mode: the Triplex's peak is more than 2 points above Min Triplex's in %d of %d (at most %+.1f points)",
+		       sig, W_NT * W_NL, 100 * most);
+	return bad;
+}
+
+static const char *pname(int t)
+{
+	return rm_traffic_name(ptraffic[t]);
+}
+
+/*
+ * The highest load step run below the first at which row @a or @b
+ * saturated (0: none).
+ */
+static u32 both_below(int a, int b, int t)
+{
+	u32 i, best = 0, m = pres[a][t].satmask | pres[b][t].satmask;
+
+	for (i = 1; i <= 20 && !(m >> i & 1); i++)
+		if (!isnan(pres[a][t].lat[i]) && !isnan(pres[b][t].lat[i]))
+			best = i;
+	return best;
+}
+
+/* Ch. 4's packet claims on the Triplex and its Rule 4t (notes 4.4). */
+static int ptriplex_conclusions(FILE *f)
+{
+	int t, bad = 0, n = 0, eq = 0, hi = 0, sus = 0;
+	double best = 0, g;
+	char list[640] = "", l2[512] = "", l3[512] = "";
+
+	/* dropping Rule 4t's minimal routes improves Min Triplex */
+	for (t = 0; t < P_NT; t++) {
+		g = pres[P_NO4T][t].peak - pres[P_MIN][t].peak;
+		n += g >= -0.01;
+		best = fmax(best, g);
+		snprintf(list + strlen(list), sizeof(list) - strlen(list),
+			 " %s %.0f/%.0f/%.0f;", pname(t),
+			 100 * pres[P_NO4T][t].peak,
+			 100 * pres[P_MIN][t].peak, 100 * pres[P_DU][t].peak);
+	}
+	bad |= verdict(f, n == P_NT && best >= 0.05 &&
+		       /* ptraffic[1], [2]: bit reversal, perfect shuffle */
+		       pres[P_NO4T][1].peak + 0.01 >= pres[P_DU][1].peak &&
+		       pres[P_NO4T][2].peak + 0.01 >= pres[P_DU][2].peak,
+		       "ch. 4 packet: omitting Rule 4t's minimal routes improves Min Triplex substantially (no lower in %d of %d, up to %+.0f points) and it then equals or exceeds Duato for bit reversal and perfect shuffle (to 1 point); peaks without/with 4t/Duato:%s",
+		       n, P_NT, 100 * best, list);
+	/* the Triplex is equivalent to the minimal packet Triplex */
+	list[0] = '\0';
+	for (t = 0; t < P_NT; t++) {
+		g = pres[P_TX][t].peak - pres[P_NO4T][t].peak;
+		if (fabs(g) <= 0.02 &&
+		    fabs(pres[P_TX][t].sat - pres[P_NO4T][t].sat) < 0.05 + 1e-9)
+			eq++;
+		else
+			note(list, sizeof(list), pname(t));
+	}
+	bad |= verdict(f, eq == P_NT,
+		       "ch. 4 packet: the Triplex (Rules 1, 2, 3) performs equivalent to the minimal packet Triplex (Rules 1, 2): peak within 2 points and saturation within .05 in %d of %d%s%s",
+		       eq, P_NT, eq < P_NT ? ", not" : "", list);
+	/* but with higher latency than Chaos and without its high loads */
+	for (t = 0; t < P_NT; t++) {
+		u32 i = both_below(P_TX, P_CH, t);
+		double a = pres[P_TX][t].lat[i], b = pres[P_CH][t].lat[i];
+		double x = pres[P_TX][t].thr[20], y = pres[P_CH][t].thr[20];
+
+		hi += a > b;
+		/* more by a point: the two are level within noise below */
+		sus += y > x + 0.01;
+		snprintf(l2 + strlen(l2), sizeof(l2) - strlen(l2),
+			 " %s at %.2f %.0f/%.0f;", pname(t), i * 0.05, a, b);
+		snprintf(l3 + strlen(l3), sizeof(l3) - strlen(l3),
+			 " %s %.0f/%.0f;", pname(t), 100 * x, 100 * y);
+	}
+	bad |= verdict(f, hi == P_NT,
+		       "ch. 4 packet: the Triplex's latency is higher than Chaos's (at the highest load neither saturates) in %d of %d, cycles Triplex/Chaos:%s",
+		       hi, P_NT, l2);
+	bad |= verdict(f, sus == P_NT,
+		       "ch. 4 packet: the Triplex lacks Chaos's sustained throughput at high loads: Chaos delivers more (by over a point) at load 1.0 in %d of %d, %% Triplex/Chaos:%s",
+		       sus, P_NT, l3);
+	return bad;
+}
+
+/* How often the Triplex deroutes, at each sweep's peak. */
+static void deroute_note(FILE *f)
+{
+	int t, l;
+
+	fprintf(f, "note: the Triplex's deroutes (non-minimal hops) per delivered message at its peak load: wormhole");
+	for (t = 0; t < W_NT; t++)
+		for (l = 0; l < W_NL; l++)
+			fprintf(f, " %s %s %.3f;",
+				rm_traffic_name(wtraffic[t]),
+				l ? "mix" : "short", wres[W_TX][t][l].dpm);
+	fprintf(f, " packet (p = .00001), in all the loads' measured batches:");
+	for (t = 0; t < P_NT; t++)
+		fprintf(f, " %s %.0f in %.0f;", pname(t), pres[P_TX][t].nder,
+			pres[P_TX][t].ndel);
+	fputc('\n', f);
+}
+
 static void wdraw(const struct run_opts *o, const char *name)
 {
-	plot(o, name, "1400,800",
-	     "  rs = 'oblivious obliv-triplex duato min-triplex'\n"
-	     "  sel(tr, ln, i) = (strcol(2) eq tr && strcol(3) eq ln && strcol(1) eq word(rs, i)) ? column(6) : NaN\n"
-	     "  set multiplot layout 2,4 title 'seed 002 ch. 4: wormhole, 16x16 torus, normalized throughput against load (top 40-word, bottom 40/400 at 10:1)'\n"
-	     "  set xrange [0:0.6]; set yrange [0:0.6]; set xlabel 'applied load'; set ylabel 'throughput'; set key top left font ',9' noenhanced\n"
-	     "  do for [ln in 'short mix'] { do for [tr in 'random bitrev transpose hotspot1'] {\n"
+	plot(o, name, "1400,1100",
+	     "  rs = 'oblivious obliv-triplex duato min-triplex triplex'\n"
+	     "  ps = 'duato min-triplex min-triplex-no4t triplex chaos'\n"
+	     "  sel(tr, ln, r) = (strcol(2) eq tr && strcol(3) eq ln && strcol(1) eq r) ? column(6) : NaN\n"
+	     "  set multiplot layout 3,4 title 'seed 002 ch. 4: 16x16 torus, normalized throughput against load (wormhole: 40-word, 40/400 at 10:1; packet: 20 words)'\n"
+	     "  set xlabel 'applied load'; set ylabel 'throughput'; set key top left font ',9' noenhanced\n"
+	     "  do for [ln in 'short mix packet'] { do for [tr in 'random bitrev transpose hotspot1'] {\n"
 	     "    set title tr . ' ' . ln noenhanced\n"
-	     "    plot for [i=1:4] csv using 4:(sel(tr, ln, i)) with linespoints pt i title word(rs, i), x with lines dt 2 lc 'gray' notitle\n"
+	     "    if (ln eq 'packet') { set xrange [0:1.05]; set yrange [0:1]; ns = ps } else { set xrange [0:0.6]; set yrange [0:0.6]; ns = rs }\n"
+	     "    plot for [i=1:5] csv using 4:(sel(tr, ln, word(ns, i))) with linespoints pt i title word(ns, i), x with lines dt 2 lc 'gray' notitle\n"
 	     "  } }\n"
 	     "  unset multiplot");
 }
@@ -729,7 +997,7 @@ EXPERIMENT(exp_seed002_ch4)
 	int r, t, l, bad = 0;
 
 	csv = out_file(o, e->name, "csv", "w");
-	fputs("router,traffic,length,load,offered,throughput,throughput_ci,latency,latency_ci,hops,mean_length,saturated\n",
+	fputs("router,traffic,length,load,offered,throughput,throughput_ci,latency,latency_ci,hops,mean_length,saturated,deroutes\n",
 	      csv);
 	for (r = 0; r < W_NR; r++)
 		for (t = 0; t < W_NT; t++)
@@ -738,15 +1006,27 @@ EXPERIMENT(exp_seed002_ch4)
 					fclose(csv);
 					return -1;
 				}
+	for (r = 0; r < P_NR; r++)
+		for (t = 0; t < P_NT; t++)
+			if (psweep(csv, o, r, t, &pres[r][t])) {
+				fclose(csv);
+				return -1;
+			}
 	fclose(csv);
 	f = out_file(o, e->name, "txt", "w");
 	fprintf(f, "# %s: wormhole routers, 16x16 torus, 1-word buffers, simplex channels, output-driven; short = 40 words, mix = 40 and 400 at 10:1; loads .05 by %s until two past saturation (%s)\n",
 		e->name, o->scale > 1 ? ".10" : ".05",
 		o->scale > 1 ? "--quick: 100 + 2 x 200 cycles a load, up to .60" :
 			       "2000 + 10 x 1000 cycles a load, the mix 3000 + 10 x 1500");
+	fprintf(f, "# then packet routers (ch. 4's packet claims), 16x16 torus, 20-word packets, output-driven; the Triplex and Chaos at loads to 1.0, the others until three past saturation and the last rise (%s)\n",
+		o->scale > 1 ? "--quick: 100 + 2 x 100 cycles a load" :
+			       "2000 + 10 x 500 cycles a load");
 	fprintf(f, "# saturation: the smallest load whose shortfall (offered - delivered) is over its 95 %% interval and 1 %% (as seed002)\n");
 	bad |= wtable(f);
 	bad |= wconclusions(f);
+	bad |= wtriplex_conclusions(f);
+	bad |= ptriplex_conclusions(f);
+	deroute_note(f);
 	fclose(f);
 	wdraw(o, e->name);
 	return bad;
