@@ -9,8 +9,11 @@
 # long runs that must keep delivering; wormhole: the oblivious router,
 # Duato, Min Triplex and the Triplex), the non-minimal Triplex's deroutes
 # (they happen under congestion, never with p = 0, where the wormhole
-# Triplex is Min Triplex), the wormhole mix's mean length, the seed002
-# and seed002-ch4 experiments, and the error contract.  TAP output.
+# Triplex is Min Triplex), the wormhole mix's mean length, mixed-class
+# traffic (--mix-class: its ends are the single-class routers figure for
+# figure, its oblivious class arrives in order, no deadlock at load 1),
+# the seed002, seed002-ch4 and seed002-mixed experiments, and the error
+# contract.  TAP output.
 #
 # MCASTSIM names the binary (default: build/mcastsim in the repository).
 
@@ -294,14 +297,24 @@ line=$(sed -n 2p <<<"$OUT")
 [ "$RC" = 0 ] && awk -v t="$(field "$line" 7)" -v d="$(field "$line" 13)" \
 	'BEGIN { exit !(t > 0.3 && d > 500) }'
 ok $? "torus Triplex p .5 transpose, load 1.0: delivers $(field "$line" 7), $(field "$line" 13) deroutes"
-st=(-a triplex --flow wormhole --len 40 --deroute-wait 0 --deroute-p 0.9 --load 1.0 --batches 2 --batch-size 1000 --csv)
-run router "${st[@]}" --warmup 2000
-early=$(field "$(sed -n 2p <<<"$OUT")" 7)
-run router "${st[@]}" --warmup 12000
-line=$(sed -n 2p <<<"$OUT")
-[ "$RC" = 0 ] && awk -v e="$early" -v l="$(field "$line" 7)" -v d="$(field "$line" 14)" \
-	'BEGIN { exit !(e > 0.15 && l > 0.9 * e && d > 500) }'
-ok $? "wormhole Triplex p .9, load 1.0: delivers $early after 2000 cycles, $(field "$line" 7) after 12000 ($(field "$line" 14) deroutes)"
+# keeps_delivering NAME MIN_EARLY MIN_DEROUTES ARGS...: a wormhole run at
+# load 1 delivers over MIN_EARLY after 2000 cycles, and after 12000 at
+# least 0.9 of that, with over MIN_DEROUTES deroutes (no deadlock, no
+# livelock).
+keeps_delivering() {
+	local name=$1 emin=$2 dmin=$3 early line
+	shift 3
+	run router "$@" --load 1.0 --batches 2 --batch-size 1000 --csv --warmup 2000
+	early=$(field "$(sed -n 2p <<<"$OUT")" 7)
+	run router "$@" --load 1.0 --batches 2 --batch-size 1000 --csv --warmup 12000
+	line=$(sed -n 2p <<<"$OUT")
+	[ "$RC" = 0 ] && awk -v e="$early" -v l="$(field "$line" 7)" \
+		-v d="$(field "$line" 14)" -v emin="$emin" -v dmin="$dmin" \
+		'BEGIN { exit !(e > emin && l > 0.9 * e && d > dmin) }'
+	ok $? "$name, load 1.0: delivers $early after 2000 cycles, $(field "$line" 7) after 12000 ($(field "$line" 14) deroutes)"
+}
+keeps_delivering "wormhole Triplex p .9" 0.15 500 \
+	-a triplex --flow wormhole --len 40 --deroute-wait 0 --deroute-p 0.9
 
 # The mix: 40 and 400 words at 10 to 1, mean 800/11 = 72.727 words (T1
 # 145.45 cycles on the torus); as injected, within 3 standard errors.
@@ -325,6 +338,80 @@ rows=$(grep -c "(Table 4.4 [0-9.]*)" "$tmp/seed002-ch4.txt" 2>/dev/null)
 	grep -q '^\(holds\|DOES NOT HOLD\): ch. 4: but not as well as the Minimal Triplex' "$tmp/seed002-ch4.txt" &&
 	grep -q '^\(holds\|DOES NOT HOLD\): ch. 4 packet: the Triplex (Rules 1, 2, 3)' "$tmp/seed002-ch4.txt"
 ok $? "run --quick seed002-ch4: CSV and 40 configurations beside Table 4.4 (the Triplex's among them), the packet Triplex's claims"
+
+# Mixed classes (ch. 4.5.3): --mix-class X puts X % of the messages in
+# the Triplex's oblivious class (Rule 1 alone), the rest in the router's
+# own.  The class comes from a stream of its own, so the arrivals,
+# destinations and lengths are those of the single-class run: 100 % on
+# either wormhole Triplex router is the oblivious Triplex (DO with node
+# latency 4: the same restricted VCs, the unrestricted one idle), 0 % is
+# the router alone (deroutes and all), figure for figure.
+mc=(--flow wormhole --mix 40:400:10 --loads 0.15:0.35:0.2 --warmup 500 --batches 2 --batch-size 1000 --csv)
+for tr in random transpose; do
+	run router -a do --latency 4 --traffic "$tr" "${mc[@]}"
+	want=$(cut -d, -f5-14 <<<"$OUT")
+	for a in min-triplex triplex; do
+		run router -a "$a" --mix-class 100 --traffic "$tr" "${mc[@]}"
+		[ "$RC" = 0 ] && [ "$want" = "$(cut -d, -f5-14 <<<"$OUT")" ] &&
+			[ "$(wc -l <<<"$OUT")" = 3 ] &&
+			grep -q ',1.0000,[0-9.]*,0.00,0,0$' <<<"$(sed -n 2p <<<"$OUT")"
+		ok $? "wormhole $a $tr, 100 % oblivious class: the oblivious Triplex's figures"
+	done
+done
+tx0=(--flow wormhole --len 40 --load 0.5 --warmup 1000 --batches 2 --batch-size 1000 --csv)
+for a in min-triplex triplex; do
+	run router -a "$a" "${tx0[@]}"
+	want=$(cut -d, -f1-14 <<<"$OUT")
+	run router -a "$a" --mix-class 0 "${tx0[@]}"
+	[ "$RC" = 0 ] && [ "$want" = "$(cut -d, -f1-14 <<<"$OUT")" ] &&
+		grep -q ',0.0000,0.00,[0-9.]*,0,[0-9]*$' <<<"$(sed -n 2p <<<"$OUT")"
+	ok $? "wormhole $a, 0 % oblivious class: $a's figures ($(field "$(sed -n 2p <<<"$OUT")" 14) deroutes)"
+done
+run router -a min-triplex --mix-class 0 --traffic bitrev --load 0.5 "${small[@]}"
+got=$(cut -d, -f1-13 <<<"$OUT")
+run router -a min-triplex --traffic bitrev --load 0.5 "${small[@]}"
+[ "$got" = "$OUT" ]
+ok $? "packets, Min Triplex with 0 % oblivious class: its figures"
+# A share of 30 %: about that many deliveries are oblivious, all in
+# order, slower than the minimal class's; the minimal class (packets,
+# bit reversal: every message of a source to one destination) overtakes.
+run router -a min-triplex --mix-class 30 --traffic bitrev --load 0.5 "${small[@]}"
+line=$(sed -n 2p <<<"$OUT")
+[ "$RC" = 0 ] && head -n 1 <<<"$OUT" | grep -q ',obliv_share,obliv_latency,adaptive_latency,obliv_out_of_order,adaptive_out_of_order$' &&
+	awk -v s="$(field "$line" 14)" -v o="$(field "$line" 15)" -v a="$(field "$line" 16)" 		-v lo="$(field "$line" 17)" -v la="$(field "$line" 18)" 		'BEGIN { exit !(s > 0.27 && s < 0.33 && o > a && lo == 0 && la > 0) }'
+ok $? "packets, 30 % oblivious class: $(field "$line" 14) of the deliveries, latency $(field "$line" 15) against $(field "$line" 16), out of order $(field "$line" 17) against $(field "$line" 18)"
+run router -a triplex --mix-class 25 --flow wormhole --len 40 --load 0.1 --warmup 500 --batches 2 --batch-size 500
+grep -q '25 % oblivious class' <<<"$OUT" && grep -q 'obliv [0-9.]*% [0-9.]* (0 late) adaptive' <<<"$OUT"
+ok $? "mixed classes, text: the share in the header, each class's latency a line"
+# Every message waits on its DO buffer whatever its class (App. A), so
+# mixing keeps the Triplex routers deadlock-free: at load 1 with half the
+# messages oblivious, worms (the mix, the Triplex deroutes at once with p
+# .9 through Rule 4t's restricted VCs) and packets (transpose, Rule 4t)
+# keep delivering, the worms as much after 12000 cycles as after 2000.
+keeps_delivering "wormhole Triplex mix, 50 % oblivious, p .9" 0.1 10 \
+	-a triplex --mix-class 50 --flow wormhole --mix 40:400:10 \
+	--deroute-wait 0 --deroute-p 0.9
+run router -a min-triplex --mix-class 50 --flow wormhole --mix 40:400:10 --traffic bitrev --load 1.0 --warmup 2000 --batches 2 --batch-size 1000 --csv
+line=$(sed -n 2p <<<"$OUT")
+[ "$RC" = 0 ] && awk -v t="$(field "$line" 7)" -v s="$(field "$line" 12)" 'BEGIN { exit !(s == 1 && t > 0.1) }'
+ok $? "wormhole Min Triplex mix bit reversal, 50 % oblivious, load 1.0: saturated, delivers $(field "$line" 7)"
+run router -a min-triplex --mix-class 50 --traffic transpose --load 1.0 --warmup 2000 --batches 4 --batch-size 800 --csv
+line=$(sed -n 2p <<<"$OUT")
+[ "$RC" = 0 ] && awk -v t="$(field "$line" 7)" 'BEGIN { exit !(t > 0.25) }'
+ok $? "packets, Min Triplex transpose, 50 % oblivious, load 1.0: keeps delivering, $(field "$line" 7)"
+
+# The mixed-class experiment, as a smoke run.
+run run --quick --dir "$tmp" seed002-mixed
+[ "$RC" = 0 ] && [ -s "$tmp/seed002-mixed.csv" ] &&
+	head -n 1 "$tmp/seed002-mixed.csv" | grep -q '^router,traffic,load,obliv_pct,.*,est_throughput,est_latency,thr_gain,lat_gain$' &&
+	grep -q '^oblivious,hotspot1,0.40,100,' "$tmp/seed002-mixed.csv" &&
+	grep -q '^min,bitrev,0.20,50,' "$tmp/seed002-mixed.csv" &&
+	grep -q '^nonmin,transpose,0.30,0,' "$tmp/seed002-mixed.csv" &&
+	grep -q '^\(holds\|DOES NOT HOLD\): Fig. 4.13, minimal class: the mixed-class Triplex performs close' "$tmp/seed002-mixed.txt" &&
+	grep -q '^\(holds\|DOES NOT HOLD\): Fig. 4.14, non-minimal class: the advantage grows' "$tmp/seed002-mixed.txt" &&
+	grep -q '^\(holds\|DOES NOT HOLD\): Fig. 4.14: the largest throughput improvement' "$tmp/seed002-mixed.txt" &&
+	grep -q '^holds: Cor. 6: the oblivious class is delivered in order: 0 of' "$tmp/seed002-mixed.txt"
+ok $? "run --quick seed002-mixed: CSV (the oblivious router, both classes, the estimate) and the findings, the oblivious class in order"
 
 # The error contract: exit 2 and a message that names the problem.
 bad() {	# bad DESCRIPTION PATTERN ARGS...
@@ -368,6 +455,12 @@ bad "a deroute wait not a number" "--deroute-wait" router -a triplex --deroute-w
 bad "a deroute wait too long" "--deroute-wait: 0 to 1000000" router -a triplex --deroute-wait 2000000
 bad "deroutes for a minimal router" "non-minimal Triplex's" router -a min-triplex --deroute-p 0.1
 bad "a deroute wait for Chaos" "non-minimal Triplex's" router -a chaos --deroute-wait 10
+bad "mixed classes on the oblivious router" "mixed classes: the Triplex routers'" router --mix-class 50
+bad "mixed classes on Duato's" "mixed classes: the Triplex routers'" router -a duato --flow wormhole --mix-class 50
+bad "mixed classes on Chaos" "mixed classes: the Triplex routers'" router -a chaos --mix-class 0
+bad "an oblivious share over 100" "--mix-class: not a number in range" router -a min-triplex --mix-class 101
+bad "a negative oblivious share" "--mix-class" router -a triplex --mix-class -5
+bad "an oblivious share not a number" "--mix-class" router -a triplex --mix-class half
 
 echo "1..$n"
 [ "$failed" -eq 0 ]

@@ -10,6 +10,9 @@
  * intervals by batch means), the latency (injection buffer to delivery,
  * source queueing excluded), the mean hops, and whether the network is
  * saturated; the CSV also counts the non-minimal hops (deroutes).
+ * --mix-class X runs ch. 4's mixed-class traffic on a Triplex router: X
+ * percent of the messages in the oblivious class, the rest in the
+ * router's own; each class's latency and out-of-order deliveries follow.
  *
  * Also, to check the model: --selftest (the generator's test vectors),
  * --probe SRC:DST (one packet alone: its latency and hops), --map NODE
@@ -47,6 +50,9 @@ static void usage(FILE *f)
 	      "                                  (default 160 wormhole, 400 vct)\n"
 	      "      --deroute-p P               triplex: the deroute probability per routing\n"
 	      "                                  attempt, 0 to below 1 (default .1, .00001)\n"
+	      "      --mix-class X               min-triplex, triplex: X percent (0..100) of the\n"
+	      "                                  messages in the oblivious class (Rule 1, in\n"
+	      "                                  order), the rest in the router's own class\n"
 	      "      --arbitration in-fixed|in-random|out   (default out)\n"
 	      "      --traffic NAME              random, bitrev, complement, shuffle,\n"
 	      "                                  transpose, hotspot1, hotspot2 (default random);\n"
@@ -199,6 +205,7 @@ static void parse_args(int argc, char **argv, struct ropts *o)
 		{ "mix", required_argument, NULL, 22 },
 		{ "deroute-wait", required_argument, NULL, 23 },
 		{ "deroute-p", required_argument, NULL, 24 },
+		{ "mix-class", required_argument, NULL, 25 },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -312,6 +319,10 @@ static void parse_args(int argc, char **argv, struct ropts *o)
 			/* p < 1 (Cor. 20): rm_cfg_check says so */
 			o->c.dprob = parse_real(optarg, "--deroute-p", 0, 1);
 			break;
+		case 25:
+			/* the router must be a Triplex: rm_cfg_check says so */
+			o->c.obliv = parse_real(optarg, "--mix-class", 0, 100);
+			break;
 		case 'h':
 			usage(stdout);
 			exit(0);
@@ -383,6 +394,24 @@ static int checks(const struct ropts *o)
 	return 0;
 }
 
+/*
+ * Mixed classes: each class's figures after the line's, CSV or text
+ * (the oblivious class's share of the deliveries, latency and deliveries
+ * out of order, then the adaptive class's).
+ */
+static void class_fields(bool csv, const struct rm_result *r)
+{
+	if (csv)
+		printf(",%.4f,%.2f,%.2f,%llu,%llu", r->obl_share, r->obl_lat,
+		       r->ada_lat, (unsigned long long)r->obl_reorder,
+		       (unsigned long long)r->ada_reorder);
+	else
+		printf(" obliv %.1f%% %.2f (%llu late) adaptive %.2f (%llu late)",
+		       100 * r->obl_share, r->obl_lat,
+		       (unsigned long long)r->obl_reorder, r->ada_lat,
+		       (unsigned long long)r->ada_reorder);
+}
+
 int router_main(int argc, char **argv)
 {
 	struct ropts o;
@@ -390,18 +419,27 @@ int router_main(int argc, char **argv)
 	char topo[32];
 	u32 i;
 	int rc = 0;
-	bool wh;
+	bool wh, mixed;
 
 	memset(&o, 0, sizeof(o));
 	parse_args(argc, argv, &o);
 	wh = o.c.flow == RM_WORMHOLE;
+	mixed = o.c.obliv >= 0;
 	if (o.selftest || o.probe_src >= 0 || o.map >= 0 || o.hops)
 		return checks(&o);
 	topo_label(&o.c, topo, sizeof(topo));
 	/* wormhole: the mean length of the messages injected; deroutes last */
 	if (o.csv)
-		printf("topology,algorithm,arbitration,traffic,load,offered,throughput,throughput_ci,latency,latency_ci,hops,saturated%s,deroutes\n",
-		       wh ? ",mean_length" : "");
+		printf("topology,algorithm,arbitration,traffic,load,offered,throughput,throughput_ci,latency,latency_ci,hops,saturated%s,deroutes%s\n",
+		       wh ? ",mean_length" : "",
+		       mixed ? ",obliv_share,obliv_latency,adaptive_latency,obliv_out_of_order,adaptive_out_of_order" : "");
+	else if (mixed)
+		printf("# %s %s %s %s %s, mean length %.3f words, %g %% oblivious class: normalized load, throughput, latency (cycles), 95 %% intervals; per class: share delivered, latency, out of order\n"
+		       "%6s %8s %16s %18s %6s %s\n", topo,
+		       rm_algo_name(o.c.algo), rm_arb_name(o.c.arb),
+		       rm_traffic_name(o.c.traffic), rm_flow_name(o.c.flow),
+		       rm_mean_len(&o.c), o.c.obliv, "load", "offered",
+		       "throughput", "latency", "hops", "");
 	else
 		printf("# %s %s %s %s %s, mean length %.3f words: normalized load, throughput, latency (cycles), 95 %% intervals\n"
 		       "%6s %8s %16s %18s %6s %s\n", topo,
@@ -425,12 +463,15 @@ int router_main(int argc, char **argv)
 			       r.hops, r.saturated);
 			if (wh)
 				printf(",%.3f", r.len_mean);
-			printf(",%llu\n", (unsigned long long)r.deroutes);
+			printf(",%llu", (unsigned long long)r.deroutes);
 		} else
-			printf("%6.2f %8.4f %8.4f +- %.4f %9.2f +- %6.2f %6.3f %s\n",
+			printf("%6.2f %8.4f %8.4f +- %.4f %9.2f +- %6.2f %6.3f %s",
 			       o.c.load, r.offered, r.thr, r.thr_ci, r.lat,
 			       r.lat_ci, r.hops,
 			       r.saturated ? "saturated" : "");
+		if (mixed)
+			class_fields(o.csv, &r);
+		putchar('\n');
 		fflush(stdout);
 	}
 	return rc;

@@ -159,6 +159,29 @@
  * --len words, or with --mix, --len2 words with probability 1 / (mix +
  * 1) (drawn with the destination).  The non-minimal Triplex: above.
  *
+ * Mixed-class traffic (ch. 4.5.3, Table 4.3), --mix-class, on the
+ * Triplex routers (min-triplex, triplex), both flow controls: each
+ * message is in the oblivious class with probability obliv / 100 (the
+ * thesis's 2 header bits), else in the router's own class.  An
+ * oblivious-class message takes Rule 1 alone, the restricted DO output,
+ * and so never Rule 2, 3, 3w or 4t nor a deroute coin; the others route
+ * as before.  Both share every buffer, and every message still waits on
+ * its DO buffer, which is all App. A's deadlock-freedom argument needs
+ * (Cor. 5: any route other than DO's is optional).  The class is drawn
+ * when the message enters the injection buffer, from a fourth stream
+ * per node that the three streams' spacing does not include: the
+ * node's destination stream advanced by half a spacing (chosen here:
+ * the thesis does not say how its classes were drawn; a node's
+ * messages of both classes wait in its one source queue, in order).  So
+ * a run without the option draws nothing and is what it was, and a run
+ * with it has the same arrivals, destinations and lengths as without:
+ * 100 % oblivious on the wormhole Triplex routers is the oblivious
+ * Triplex (DO with node latency 4, the same restricted VCs, the
+ * unrestricted one idle), 0 % is the router alone, figure for figure.
+ * Per class, the measured batches' mean latency and the deliveries out
+ * of order (after a later message of the same class, source and
+ * destination).
+ *
  * Deroutes counted (rm_result): connections, in the measured batches,
  * to an output whose neighbour is no nearer the packet's destination
  * (for any router: Chaos's deroutes and exchanges count too).
@@ -326,7 +349,7 @@ void rm_cfg_default(struct rm_cfg *c)
 	*c = (struct rm_cfg){ .k = 16, .topo = RM_TORUS, .algo = RM_DO,
 		.arb = RM_OUT, .traffic = RM_RANDOM, .load = 0.5, .len = 20,
 		.depth = 20, .seed = 1, .warmup = 10000, .batches = 10,
-		.batch = 4000, .dwait = -1, .dprob = -1 };
+		.batch = 4000, .dwait = -1, .dprob = -1, .obliv = -1 };
 }
 
 static u32 log2_exact(u32 k)
@@ -398,6 +421,18 @@ static const char *deroute_check(const struct rm_cfg *c)
 	return NULL;
 }
 
+/* Mixed classes: the Triplex routers' classes (-1: single-class). */
+static const char *class_check(const struct rm_cfg *c)
+{
+	if (c->obliv == -1)
+		return NULL;
+	if (c->algo != RM_TRIPLEX && c->algo != RM_NMTRIPLEX)
+		return "mixed classes: the Triplex routers' (min-triplex, triplex), whose oblivious class shares their buffers";
+	if (!(c->obliv >= 0 && c->obliv <= 100))
+		return "mixed classes: the oblivious share is 0 to 100 percent";
+	return NULL;
+}
+
 /* The rest of rm_cfg_check, for both flow controls. */
 static const char *common_check(const struct rm_cfg *c)
 {
@@ -405,6 +440,8 @@ static const char *common_check(const struct rm_cfg *c)
 		return "arbitration: the Chaos router is output-driven only";
 	if (deroute_check(c))
 		return deroute_check(c);
+	if (class_check(c))
+		return class_check(c);
 	if (c->latency > 64)
 		return "node latency: at most 64 cycles";
 	if (c->seed < 1 || c->seed >= LCG_M - 1)
@@ -550,6 +587,9 @@ struct pkt {
 	u16 dst, hops, dw;	/* dw: words delivered */
 	u16 len;		/* words */
 	u8 deroute;		/* Chaos: picked in a full multiqueue */
+	u8 obl;			/* mixed classes: the oblivious class */
+	u16 src;		/* mixed classes: the source, */
+	u32 seq;		/* and its count of messages before this one */
 	u32 next;		/* free list */
 };
 
@@ -559,6 +599,8 @@ struct node {
 	u8 rr_in, rr_out;
 	u8 feed;		/* injection segment being filled, or NO_SLOT */
 	u32 rs_inj, rs_dst, rs_arb;	/* the node's three streams */
+	u32 rs_cls;		/* mixed classes: the class stream */
+	u32 sent;		/* mixed classes: messages injected */
 	s32 nb[4];		/* neighbour per port, -1 at a mesh edge */
 	s32 link[4];		/* channel per port */
 };
@@ -597,6 +639,16 @@ struct model {
 	s32 batch;		/* the batch of this cycle, or -1 */
 	double *created, *delivered, *latsum, *hopsum;
 	double lensum, lencnt;	/* lengths injected in the batches */
+	/* mixed classes (c.obliv >= 0): per class, 0 adaptive, 1 oblivious */
+	bool mixed;
+	/*
+	 * [class][src][dst]: the latest seq + 1 delivered; 2 n^2 words,
+	 * 512 KiB at 16x16 (at 64x64, 128 MiB of calloc's lazily zeroed
+	 * pages, those of the pairs that carry messages touched)
+	 */
+	u32 *last;
+	double cls_n[2], cls_lat[2];	/* delivered in the batches, latency */
+	u64 reorder[2];		/* delivered after a later one */
 	/* rm_probe */
 	s32 probe_dst;
 	u32 probe_lat, probe_hops;
@@ -808,6 +860,22 @@ static u16 draw_len(struct model *m, u32 node)
 	return (u16)m->len;
 }
 
+/*
+ * Mixed classes: the new message @p of node @u, oblivious with
+ * probability obliv / 100, from the class stream (nothing is drawn in a
+ * single-class run).
+ */
+static void draw_class(struct model *m, u32 u, u32 p)
+{
+	struct node *nd = &m->node[u];
+
+	if (!m->mixed)
+		return;
+	m->pkt[p].obl = lcg_u01(&nd->rs_cls) * 100 < m->c.obliv;
+	m->pkt[p].src = (u16)u;
+	m->pkt[p].seq = nd->sent++;
+}
+
 /* The source queue feeds the injection buffer a word a cycle. */
 static void inject(struct model *m, u32 u)
 {
@@ -828,6 +896,7 @@ static void inject(struct model *m, u32 u)
 		m->pkt[p] = (struct pkt){ .t_start = m->now,
 					  .dst = (u16)draw_dest(m, u) };
 		m->pkt[p].len = draw_len(m, u);
+		draw_class(m, u, p);
 		if (m->batch >= 0) {
 			m->lensum += m->pkt[p].len;
 			m->lencnt++;
@@ -848,6 +917,26 @@ static void inject(struct model *m, u32 u)
 		nd->feed = NO_SLOT;
 }
 
+/*
+ * Mixed classes: message @k's class's latency, and whether it comes in
+ * after a message of its class, source and destination that was
+ * injected after it (the oblivious class never should: Cor. 6).
+ */
+static void class_delivered(struct model *m, const struct pkt *k)
+{
+	u32 *last = &m->last[((size_t)k->obl * m->n + k->src) * m->n +
+			     k->dst];
+	bool late = k->seq + 1 < *last;
+
+	if (!late)
+		*last = k->seq + 1;
+	if (m->batch < 0)
+		return;
+	m->cls_n[k->obl]++;
+	m->cls_lat[k->obl] += m->now - k->t_start;
+	m->reorder[k->obl] += late;
+}
+
 static void delivered(struct model *m, u32 p)
 {
 	struct pkt *k = &m->pkt[p];
@@ -857,6 +946,8 @@ static void delivered(struct model *m, u32 p)
 		m->latsum[m->batch] += m->now - k->t_start;
 		m->hopsum[m->batch] += k->hops;
 	}
+	if (m->mixed)
+		class_delivered(m, k);
 	if (m->probe_dst >= 0) {
 		m->probe_done = true;
 		m->probe_lat = m->now - k->t_start;
@@ -1110,6 +1201,20 @@ static bool strict_empty(const struct model *m, u32 u, u32 port, u32 vc)
 }
 
 /*
+ * Triplex's Rule 1 (Duato's escape): the restricted DO output, the VC of
+ * its dateline class, when it can take the packet.  Alone, it is the
+ * oblivious Triplex class (mixed classes).
+ */
+static void rule1(struct model *m, u32 u, const struct route_at *r,
+		  struct cands *cd)
+{
+	u32 port = 2 * r->l + r->dir;
+
+	if (can_take(m, bp(m, u, b_out(m, port, r->vc))))
+		add(cd, port * m->nvc + r->vc);
+}
+
+/*
  * Duato: the restricted DO output, then the unrestricted VC in every
  * minimal direction, when the local output is empty and the neighbour's
  * input was empty at the start of the cycle (its status is a cycle old).
@@ -1120,9 +1225,8 @@ static void duato_cands(struct model *m, u32 u, const struct route_at *r,
 	u32 d, j, n, dr[2];
 
 	for (d = r->l; d < 2; d++) {
-		if (d == r->l &&
-		    can_take(m, bp(m, u, b_out(m, 2 * d + r->dir, r->vc))))
-			add(cd, (2 * d + r->dir) * m->nvc + r->vc);
+		if (d == r->l)
+			rule1(m, u, r, cd);
 		dirs_in(m, r, d, dr, &n);
 		for (j = 0; j < n; j++)
 			if (strict_empty(m, u, 2 * d + dr[j], m->uvc))
@@ -1161,9 +1265,8 @@ static void triplex_cands(struct model *m, u32 u, const struct route_at *r,
 	bool r4 = use4 && rule4(m, r);
 
 	for (d = r->l; d < 2; d++) {
-		if (d == r->l &&
-		    can_take(m, bp(m, u, b_out(m, 2 * d + r->dir, r->vc))))
-			add(cd, (2 * d + r->dir) * m->nvc + r->vc);
+		if (d == r->l)
+			rule1(m, u, r, cd);
 		dirs_in(m, r, d, dr, &n);
 		for (j = 0; j < n; j++) {
 			u32 port = 2 * d + dr[j];
@@ -1268,6 +1371,8 @@ static void candidates(struct model *m, u32 u, u32 i, u32 p,
 		do_cands(m, u, &r, cd);
 	else if (m->c.algo == RM_DUATO)
 		duato_cands(m, u, &r, cd);
+	else if (m->pkt[p].obl)
+		rule1(m, u, &r, cd);
 	else if (m->c.algo == RM_NMTRIPLEX)
 		nmtriplex_cands(m, u, i, p, &r, cd);
 	else
@@ -1568,6 +1673,7 @@ static void model_free(struct model *m)
 	free(m->delivered);
 	free(m->latsum);
 	free(m->hopsum);
+	free(m->last);
 }
 
 static void wire(struct model *m)
@@ -1617,6 +1723,12 @@ static void seed_streams(struct model *m)
 			nd->rs_arb = x;
 		x = mulmod(x, step);
 	}
+	/* mixed classes: half a spacing past each destination stream */
+	if (!m->mixed)
+		return;
+	step = rm_lcg_pow(LCG_B, (LCG_M - 1) / s / 2);
+	for (j = 0; j < m->n; j++)
+		m->node[j].rs_cls = mulmod(m->node[j].rs_dst, step);
 }
 
 static void model_init(struct model *m, const struct rm_cfg *c)
@@ -1666,6 +1778,9 @@ static void model_init(struct model *m, const struct rm_cfg *c)
 	m->hopsum = sim_calloc(c->batches, sizeof(double));
 	m->batch = -1;
 	m->probe_dst = -1;
+	m->mixed = c->obliv >= 0;
+	if (m->mixed)
+		m->last = sim_calloc((size_t)2 * m->n * m->n, sizeof(u32));
 	wire(m);
 	seed_streams(m);
 }
@@ -1811,6 +1926,12 @@ int rm_run(const struct rm_cfg *c, struct rm_result *r)
 	for (u = 0; u < m.n; u++)
 		r->backlog += m.node[u].srcq;
 	r->len_mean = m.lencnt ? m.lensum / m.lencnt : 0;
+	if (m.cls_n[0] + m.cls_n[1] > 0)
+		r->obl_share = m.cls_n[1] / (m.cls_n[0] + m.cls_n[1]);
+	r->obl_lat = m.cls_n[1] ? m.cls_lat[1] / m.cls_n[1] : 0;
+	r->ada_lat = m.cls_n[0] ? m.cls_lat[0] / m.cls_n[0] : 0;
+	r->obl_reorder = m.reorder[1];
+	r->ada_reorder = m.reorder[0];
 	free(off);
 	model_free(&m);
 	return rc;

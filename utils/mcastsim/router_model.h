@@ -7,7 +7,9 @@
  * the dimension-order oblivious router (DO), Duato's minimal adaptive
  * router, the Minimal Triplex (ch. 4, 5), the non-minimal Triplex (ch.
  * 4: Rules 1, 2 and 3 in packets; 1, 2, 3w and 4t in worms) and the
- * Chaos router (ch. 6), input-driven (fixed order or random) and
+ * Chaos router (ch. 6), the Triplex routers' mixed-class traffic (ch.
+ * 4.5: a share of the messages in the oblivious class, the rest in the
+ * router's adaptive class), input-driven (fixed order or random) and
  * output-driven arbitration (Chaos: output-driven only), the seed's seven
  * traffic patterns, its random number generator, and batch-means
  * statistics.  No printing: mcastsim router (router.c) and the seed002
@@ -58,6 +60,15 @@ struct rm_cfg {
 	 */
 	s32 dwait;
 	double dprob;		/* 0 to below 1 (Cor. 20) */
+	/*
+	 * Mixed-class traffic (ch. 4.5.3, Table 4.3), the Triplex routers
+	 * only: the percentage (0..100) of messages in the oblivious class
+	 * (Rule 1 alone, in order), the rest in the router's own class
+	 * (min-triplex: minimal, triplex: non-minimal), drawn per message
+	 * from a stream of its own.  -1: single-class (every message the
+	 * router's class), no draw.
+	 */
+	double obliv;
 	u32 seed;		/* X0 of the generator, 1..2^31-2 */
 	u32 warmup;		/* cycles discarded first */
 	u32 batches;		/* batch count, at least 2 */
@@ -75,6 +86,14 @@ struct rm_result {
 	u64 backlog;			/* source queues at the end */
 	u64 deroutes;			/* non-minimal hops, measured */
 	double len_mean;		/* words, of those injected measured */
+	/*
+	 * Mixed-class runs: the share of the measured deliveries in the
+	 * oblivious class, each class's mean latency (0 with none), and
+	 * each class's deliveries out of order: after a message of the
+	 * same class, source and destination injected later.
+	 */
+	double obl_share, obl_lat, ada_lat;
+	u64 obl_reorder, ada_reorder;
 };
 
 /* The name of each, and back (-1 when unknown). */
