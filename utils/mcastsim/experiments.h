@@ -80,6 +80,7 @@ EXPERIMENT(exp_closed_form);
 EXPERIMENT(exp_seed001);
 EXPERIMENT(exp_seed002);
 EXPERIMENT(exp_seed002_ch4);
+EXPERIMENT(exp_seed002_mixed);
 EXPERIMENT(exp_seed003);
 
 #endif /* MCASTSIM_EXPERIMENTS_H */
