@@ -9,6 +9,7 @@
 #include <linux/slab.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/pid_namespace.h>
 #include <net/genetlink.h>
 #include <net/sock.h>
 
@@ -811,7 +812,7 @@ static int mcast_node_set_doit(struct sk_buff *skb, struct genl_info *info)
 	memcpy(mn->coord, coord, t.n * sizeof(u16));
 	mn->configured = true;
 	mcast_data_set_memcg(mn);
-	mcast_net_set_pidns(mn);
+	mcast_notify_set_pidns(mn, task_active_pid_ns(current));
 	mcast_notify_node(mn);
 out:
 	mutex_unlock(&mn->lock);

@@ -6,8 +6,6 @@
  */
 #include <linux/slab.h>
 #include <linux/mm.h>
-#include <linux/pid_namespace.h>
-#include <linux/rcupdate.h>
 #include <net/ipv6.h>
 #include <net/netns/generic.h>
 #include <net/net_namespace.h>
@@ -253,42 +251,9 @@ void mcast_net_setup(struct mcast_net *mn, struct net *net)
 	INIT_LIST_HEAD(&mn->files);
 }
 
-/*
- * Events name a file's process by its pid as the process that configured
- * the node sees it (mcastd, or an admin inside the container), so that a
- * container's tools get the container's numbers, not the host's: 0 for
- * a process that namespace cannot see.  Before any configuration, the
- * initial namespace's.
- */
-void mcast_net_set_pidns(struct mcast_net *mn)
-{
-	struct pid_namespace *old;
-
-	lockdep_assert_held(&mn->lock);
-	old = rcu_replace_pointer(mn->pidns,
-				  get_pid_ns(task_active_pid_ns(current)),
-				  lockdep_is_held(&mn->lock));
-	/* 6.1's put_pid_ns() takes no NULL; it frees after a grace period */
-	if (old)
-		put_pid_ns(old);
-}
-
-pid_t mcast_net_pid(struct mcast_net *mn, struct pid *pid)
-{
-	struct pid_namespace *ns;
-	pid_t nr;
-
-	rcu_read_lock();
-	ns = rcu_dereference(mn->pidns);
-	nr = pid_nr_ns(pid, ns ? ns : &init_pid_ns);
-	rcu_read_unlock();
-	return nr;
-}
-
 /* Files hold a reference on their netns, so none is open here. */
 void mcast_net_teardown(struct mcast_net *mn)
 {
-	struct pid_namespace *ns;
 	struct mcast_group *g;
 	struct mcast_peer *p;
 	unsigned long id;
@@ -306,9 +271,7 @@ void mcast_net_teardown(struct mcast_net *mn)
 	mn->torus.unrank = NULL;
 	kvfree(mn->sw_rank);
 	kvfree(mn->sw_unrank);
-	ns = rcu_replace_pointer(mn->pidns, NULL, lockdep_is_held(&mn->lock));
-	if (ns)
-		put_pid_ns(ns);
+	mcast_notify_set_pidns(mn, NULL);
 	mutex_unlock(&mn->lock);
 	xa_destroy(&mn->groups);
 	xa_destroy(&mn->peers);

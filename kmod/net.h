@@ -233,8 +233,6 @@ struct mcast_net *mcast_net(const struct net *net);
 /* Sets up and tears down @mn's own part of the node (node.c orders them). */
 void mcast_net_setup(struct mcast_net *mn, struct net *net);
 void mcast_net_teardown(struct mcast_net *mn);
-void mcast_net_set_pidns(struct mcast_net *mn);
-pid_t mcast_net_pid(struct mcast_net *mn, struct pid *pid);
 void mcast_group_free(struct mcast_group *g);
 /*
  * @sa is @p's configured address (and port, unless sin6_port is 0: the

@@ -6,6 +6,8 @@
  * a destination is unreachable).
  * Each is built only when someone in the node's netns listens.
  */
+#include <linux/pid_namespace.h>
+#include <linux/rcupdate.h>
 #include <net/genetlink.h>
 
 #include "net.h"
@@ -63,6 +65,37 @@ void mcast_event_send(struct mcast_net *mn, struct sk_buff *skb, void *hdr)
 				MCAST_MCGRP_EVENTS_ID, GFP_KERNEL);
 }
 
+/*
+ * Events name a file's process by its pid as the process that configured
+ * the node sees it (mcastd, or an admin inside the container), so that a
+ * container's tools get the container's numbers, not the host's: 0 for
+ * a process that namespace cannot see.  Before any configuration, the
+ * initial namespace's.  @ns NULL: the node goes.
+ */
+void mcast_notify_set_pidns(struct mcast_net *mn, struct pid_namespace *ns)
+{
+	struct pid_namespace *old;
+
+	lockdep_assert_held(&mn->lock);
+	old = rcu_replace_pointer(mn->pidns, ns ? get_pid_ns(ns) : NULL,
+				  lockdep_is_held(&mn->lock));
+	/* 6.1's put_pid_ns() takes no NULL; it frees after a grace period */
+	if (old)
+		put_pid_ns(old);
+}
+
+static pid_t mcast_notify_pid(struct mcast_net *mn, struct pid *pid)
+{
+	struct pid_namespace *ns;
+	pid_t nr;
+
+	rcu_read_lock();
+	ns = rcu_dereference(mn->pidns);
+	nr = pid_nr_ns(pid, ns ? ns : &init_pid_ns);
+	rcu_read_unlock();
+	return nr;
+}
+
 static void mcast_notify_event(struct mcast_net *mn, u8 cmd, u32 group,
 			       struct pid *tgid, u32 drops)
 {
@@ -78,7 +111,7 @@ static void mcast_notify_event(struct mcast_net *mn, u8 cmd, u32 group,
 	nest = nla_nest_start(skb, MCAST_A_EVENT);
 	if (!nest ||
 	    (group && nla_put_u32(skb, MCAST_EVENT_A_GROUP, group)) ||
-	    nla_put_u32(skb, MCAST_EVENT_A_PID, mcast_net_pid(mn, tgid)) ||
+	    nla_put_u32(skb, MCAST_EVENT_A_PID, mcast_notify_pid(mn, tgid)) ||
 	    (cmd == MCAST_CMD_OVERFLOW &&
 	     nla_put_u32(skb, MCAST_EVENT_A_DROPS, drops))) {
 		nlmsg_free(skb);

@@ -12,6 +12,7 @@
 #include <net/genetlink.h>
 
 struct pid;
+struct pid_namespace;
 
 struct mcast_net;
 struct mcast_group;
@@ -41,6 +42,8 @@ int mcast_put_group(struct sk_buff *skb, const struct mcast_group *g,
 void mcast_notify_group(struct mcast_net *mn, u8 cmd,
 			const struct mcast_group *g);
 
+/* The pid namespace events give pids in (see notify.c); NULL: none. */
+void mcast_notify_set_pidns(struct mcast_net *mn, struct pid_namespace *ns);
 /* A local member joined or left @group (MEMBER_JOIN, MEMBER_LEAVE). */
 void mcast_notify_member(struct mcast_net *mn, u8 cmd, u32 group,
 			 struct pid *tgid);
