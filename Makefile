@@ -411,7 +411,7 @@ vmcheck: userspace
 	$(Q)tests/run.sh tests/vm/run.sh
 # The VM tests on a debug build of Debian's 6.1 (KASAN, kmemleak, lockdep,
 # UBSAN, DEBUG_OBJECTS, DEBUG_ATOMIC_SLEEP: tests/vm/debug_kernel.sh builds
-# it once under build/debug-kernel and installs it there; about an hour).
+# it once under build/debug-kernel and installs it there; half an hour here).
 # Any report of theirs in the guest's log fails the run.  DEBUG_TESTS
 # names tests (default: all).  Slow under TCG; not part of make check.
 debugcheck: userspace

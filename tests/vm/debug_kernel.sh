@@ -4,7 +4,7 @@
 # The debug kernel of `make debugcheck`: Debian's 6.1 (linux-source-6.1)
 # with KASAN, KMEMLEAK, PROVE_LOCKING, DEBUG_ATOMIC_SLEEP, DEBUG_OBJECTS
 # and UBSAN, on x86_64_defconfig plus what the VM tests load (as modules,
-# as Debian has them).  Built once under build/debug-kernel/ (about an
+# as Debian has them).  Built once under build/debug-kernel/ (half an
 # hour on 2 cores; later runs reuse it), then installed as
 # build/debug-kernel/root/{boot/vmlinuz-REL,lib/modules/REL} (its build
 # link to the tree), so that VM_KERNEL_ROOT=build/debug-kernel/root
