@@ -413,11 +413,13 @@ vmcheck: userspace
 # UBSAN, DEBUG_OBJECTS, DEBUG_ATOMIC_SLEEP: tests/vm/debug_kernel.sh builds
 # it once under build/debug-kernel and installs it there; half an hour here).
 # Any report of theirs in the guest's log fails the run.  DEBUG_TESTS
-# names tests (default: all).  Slow under TCG; not part of make check.
+# names tests (default: all).  Slow under TCG (5 to 30 times the usual:
+# receivers wait VM_TIME_SCALE times longer); not part of make check.
 debugcheck: userspace
 	$(Q)rel=$$(tests/vm/debug_kernel.sh) && \
 	 VM_KERNEL="$$rel" VM_KERNEL_ROOT="$(CURDIR)/build/debug-kernel/root" VM_TEST_NAMES="$(DEBUG_TESTS)" VM_FULL=1 \
 	 VM_MEM=$${VM_MEM:-2048} VM_TIMEOUT=$${VM_TIMEOUT:-14400} \
+	 VM_TIME_SCALE=$${VM_TIME_SCALE:-10} \
 	 VM_SUITE_TIMEOUT=$${VM_SUITE_TIMEOUT:-14400} \
 	 VM_TEST_TIMEOUT=$${VM_TEST_TIMEOUT:-3000} tests/run.sh tests/vm/run.sh
 

@@ -71,7 +71,8 @@ usage: tests/vm/run.sh [--kernel VER] [--keep] [--shell] [TEST...]
 Environment: VM_KERNEL and VM_TEST_NAMES (what --kernel and TEST name, when
 they are not given), VM_KERNEL_ROOT (where boot/ and lib/modules/ are,
 default /; make debugcheck points it at its own kernel's tree), VM_TIMEOUT (s per boot, default 4200), TEST_TIMEOUT (s per guest
-test, default 600), VM_MEM (MiB, default 1024), QEMU, VM_OUT (work directory,
+test, default 600), VM_MEM (MiB, default 1024), VM_TIME_SCALE (receivers in
+the guest wait that many times longer: a slow kernel), QEMU, VM_OUT (work directory,
 default build/vm), VM_TRANSPORT (the transport mcastbed gives the nodes in
 every boot; default udp, with the guarantee tests of TCP_ALSO run once
 more on tcp).
@@ -715,6 +716,8 @@ main() {
 	fi
 	# Tests that trim their scale for CI's hour see the whole suite's wish.
 	[ "${VM_FULL:-0}" != 1 ] || EXTRA_APPEND+=" mcast_full=1"
+	# A slow kernel's (make debugcheck's): receivers wait that much longer.
+	[ -z "${VM_TIME_SCALE:-}" ] || EXTRA_APPEND+=" mcast_time_scale=$VM_TIME_SCALE"
 	t0=$(now_ms)
 	build_userspace
 	for ver in "${kernels[@]}"; do

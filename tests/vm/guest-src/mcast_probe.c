@@ -2031,6 +2031,19 @@ static uint32_t my_node(int fd)
 }
 
 /*
+ * @ms times mcast_time_scale from the guest's command line (make
+ * debugcheck's kernel runs the tests several times slower): a receiver's
+ * idle time is a bound on the network's pace, not on the kernel's.
+ */
+static int scaled_ms(int ms)
+{
+	const char *s = getenv("mcast_time_scale");
+	int k = s ? atoi(s) : 1;
+
+	return k > 1 && ms > 0 && ms < INT32_MAX / k ? ms * k : ms;
+}
+
+/*
  * rx GROUP[,GROUP..] IDLE_MS [EXPECT]: join the groups (0: none, node
  * lists reach every file), print "ready", then one line per message until IDLE_MS pass
  * without one (200 ms once EXPECT messages came).
@@ -2602,7 +2615,7 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "watch") && argc >= 3)
 		return cmd_watch(atoi(argv[2]));
 	if (!strcmp(argv[1], "rx") && argc >= 4)
-		return cmd_rx(argv[2], atoi(argv[3]),
+		return cmd_rx(argv[2], scaled_ms(atoi(argv[3])),
 			      argc >= 5 ? atoi(argv[4]) : -1,
 			      argc >= 6 ? argv[5] : NULL);
 	if (!strcmp(argv[1], "tx") && argc >= 4)
