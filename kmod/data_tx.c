@@ -189,8 +189,7 @@ static u32 mcast_burst_max(struct mcast_net *mn)
 	if (mn->tp->max_burst <= 1)
 		return 1;
 	if (!mn->burst)
-		mn->burst = kmalloc(sizeof(*mn->burst),
-				    MCAST_GFP | __GFP_NOWARN);
+		mn->burst = kmalloc(sizeof(*mn->burst), MCAST_GFP);
 	return mn->burst ? min_t(u32, mn->tp->max_burst, MCAST_BURST_MAX) : 1;
 }
 
