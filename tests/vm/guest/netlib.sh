@@ -557,7 +557,11 @@ delta() { # A B
 # in the order they were sent (two assertions)
 check_once_in_order() { # LOG COUNT DESC
 	_seqs=$(grep '^msg src=0 .*ok=1' "$1" | sed 's/.* seq=\([0-9]*\) .*/\1/')
-	is "$(echo "$_seqs" | grep -c .)" "$2" "$3"
+	_got=$(echo "$_seqs" | grep -c .)
+	is "$_got" "$2" "$3"
+	[ "$_got" = "$2" ] ||
+		diag "$1: $(wc -l < "$1") lines; the first not node 0's intact ones:" \
+			"$(grep -v '^msg src=0 .*ok=1' "$1" | head -n 5)"
 	is "$(echo "$_seqs" | sort -n | uniq | tr '\n' ' ')" "$(echo "$_seqs" | tr '\n' ' ')" \
 		"$3: each once, in order"
 }
