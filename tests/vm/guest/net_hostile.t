@@ -13,13 +13,17 @@
 # once the gap time (10 s) is past every held message is delivered and
 # the gauges are back to zero.
 #
-# Late, not lost: node 0's message M2 arrives at node 1 before M1, its
-# predecessor; node 1 holds M2 for the gap time (10 s), then delivers it
-# and stops waiting.  M1, a transfer still within its lifetime, arrives
-# after that: it is delivered then, out of order, and counted in `late`
-# (before: dropped as a duplicate, though its DONE told node 0 it had
-# arrived); a second copy of M1 is a duplicate.  (mcast_forge plays node
-# 0, from its address and port, with seqs above its real ones.)
+# Late, not lost: node 3's message M2, relayed by node 0, arrives at
+# node 1 before M1, its predecessor; node 1 holds M2 for the gap time
+# (10 s), then delivers it and stops waiting.  M1, a transfer still
+# within its lifetime, arrives after that: it is delivered then, out of
+# order, and counted in `late` (before: dropped as a duplicate, though
+# its DONE told node 0 it had arrived); a second copy of M1 is a
+# duplicate.  (mcast_forge plays node 0, from its address and port.  The
+# stream is node 3's, which sends nothing else: seqs forged into node
+# 0's own stream would stand above its real ones, and once that stream
+# is forgotten (the fuzz below forgets idle ones after 5 s) its floor
+# would make node 0's real messages duplicates.)
 #
 # Fuzz: over UDP and TCP, mcast_forge's fuzzer sends node 1 thousands of
 # random and mutated datagrams from node 3 (which node 1 does not know as
@@ -140,12 +144,12 @@ held_bound() {
 
 # a message that comes after its stream stopped waiting (see the top)
 late_message() {
-	S=1152921504606846976	# 2^60: above node 0's real seqs
+	S=1152921504606846976	# 2^60
 	start_receivers
 	late0=$(netstat_of 1 late)
 	as0() { # XID SEQ PREV TEXT
 		mcastbed exec 0 mcast_forge raw sport=$PORT "$(addr_of 1)" $PORT data \
-			from=0 src=0 group=5 xid="$1" seq="$2" piece=1:"$3" text="$4" > /dev/null
+			from=0 src=3 group=5 xid="$1" seq="$2" piece=1:"$3" text="$4" > /dev/null
 	}
 	run_ok "$TP: M2 reaches node 1 first" as0 7001 $((S + 2)) $((S + 1)) late2
 	sleep 12
@@ -154,7 +158,7 @@ late_message() {
 	run_ok "$TP: ... and once more, in another transfer" as0 7002 $((S + 1)) 0 late1
 	sleep 1
 	stop_receivers
-	is "$(grep '^msg src=0 .* len=5 ' "$W/rx.1" | sed 's/.* seq=\([0-9]*\) .*/\1/' | tr '\n' ' ')" \
+	is "$(grep '^msg src=3 .* len=5 ' "$W/rx.1" | sed 's/.* seq=\([0-9]*\) .*/\1/' | tr '\n' ' ')" \
 		"$((S + 2)) $((S + 1)) " "$TP: node 1 delivered M2, then M1 late, each once"
 	is "$(delta "$late0" "$(netstat_of 1 late)")" 1 "$TP: ... and counted M1 in late"
 }
@@ -182,6 +186,7 @@ fuzz() {
 	done
 	wait "$fw"
 	start_receivers
+	dups0=$(netstat_of 1 dups) late0=$(netstat_of 1 late)
 	mem0=$(mem_avail_kb)
 	mcastbed exec 3 mcast_forge $OPT "$(addr_of 1)" $PORT fuzz from=0 src=0 \
 		group=5 seed=1 n=3000 > "$W/fuzz.3" 2>&1 &
@@ -217,6 +222,7 @@ fuzz() {
 	for n in 1 2; do
 		check_once_in_order "$W/rx.$n" 20 "$TP: node $n delivered node 0's 20 messages"
 	done
+	diag "$TP: node 1 counted dups +$(delta "$dups0" "$(netstat_of 1 dups)"), late +$(delta "$late0" "$(netstat_of 1 late)") during the fuzz"
 	for n in 0 1 2; do
 		gauges_zero "$TP: node $n holds nothing after the fuzz" "$n" \
 			jobs transfers queued held msg_mem rx_mem unacked
