@@ -28,20 +28,9 @@
 #include <string.h>
 
 #include "experiments.h"
-#include "updown.h"
+#include "seed001.h"
 
-#define T_STARTUP	10000	/* ns */
-#define T_ROUTER	20
-#define T_CHANNEL	10
-#define FLITS		128
 #define TRIALS		100
-
-struct lattice {
-	struct mc_sw_graph g;
-	struct mc_sw_link link[4 * 256];
-	u32 host_switch[256];
-	u32 *mem;
-};
 
 /* N random lattice points grown from (0,0) by random neighbours, linked. */
 static void lattice_points(u64 *seed, u32 n, int (*pt)[2])
@@ -68,7 +57,7 @@ static void lattice_points(u64 *seed, u32 n, int (*pt)[2])
 	}
 }
 
-static int lattice_build(struct lattice *l, u32 n, u64 seed)
+int lattice_build(struct lattice *l, u32 n, u64 seed)
 {
 	int (*pt)[2] = sim_calloc(n, sizeof(*pt));
 	const char *why = NULL;
@@ -94,11 +83,25 @@ static int lattice_build(struct lattice *l, u32 n, u64 seed)
 	return 0;
 }
 
-/*
- * The schedule's times (ns): every send in step order, a holder's j-th
- * startup j t_startup after it received.  Returns the last arrival.
- */
-static u64 schedule_time(const struct mc_sw_schedule *s, u64 *recv, u32 *sent)
+void sched_alloc(struct mc_sw_schedule *s, const struct mc_sw_graph *g,
+		 u32 m)
+{
+	memset(s, 0, sizeof(*s));
+	s->order = sim_calloc(m, sizeof(u32));
+	s->send = sim_calloc(m, sizeof(*s->send));
+	s->route_cap = (u32)mc_sw_route_words(g, m);
+	s->route = sim_calloc(s->route_cap, sizeof(u32));
+}
+
+void sched_free(struct mc_sw_schedule *s)
+{
+	free(s->order);
+	free(s->send);
+	free(s->route);
+}
+
+/* Every send in step order, so a holder's j-th startup is its j-th. */
+u64 schedule_time(const struct mc_sw_schedule *s, u64 *recv, u32 *sent)
 {
 	u64 last = 0, start, hops;
 	u32 i, step;
@@ -142,17 +145,14 @@ static int point_of(struct lattice *l, u32 d, u64 seed, struct point *pt)
 	struct mc_sw_graph *g = &l->g;
 	u32 n = g->nhosts, m = d + 1, *perm = sim_calloc(n, sizeof(u32));
 	u32 *set = sim_calloc(m, sizeof(u32)), *sent = sim_calloc(m, 4), k;
-	struct mc_sw_schedule s = { 0 };
+	struct mc_sw_schedule s;
 	struct mc_sw_check_result res;
 	u64 *recv = sim_calloc(m, sizeof(u64));
 	double *lat = sim_calloc(TRIALS, sizeof(double));
 	u32 *ws;
 	int rc = 0;
 
-	s.order = sim_calloc(m, sizeof(u32));
-	s.send = sim_calloc(m, sizeof(*s.send));
-	s.route_cap = (u32)mc_sw_route_words(g, m);
-	s.route = sim_calloc(s.route_cap, sizeof(u32));
+	sched_alloc(&s, g, m);
 	memset(pt, 0, sizeof(*pt));
 	for (k = 0; k < TRIALS && !rc; k++) {
 		const char *why = NULL;
@@ -180,9 +180,7 @@ static int point_of(struct lattice *l, u32 d, u64 seed, struct point *pt)
 	free(sent);
 	free(recv);
 	free(lat);
-	free(s.order);
-	free(s.send);
-	free(s.route);
+	sched_free(&s);
 	return rc;
 }
 
