@@ -263,6 +263,7 @@ static const struct experiment experiments[] = {
 	{ "fig6.8", "total link visits, 4096-node 2D and 3D", exp_fig6_8 },
 	{ "closed-form", "contention-free latency closed forms, both parameter sets", exp_closed_form },
 	{ "seed001", "one multicast on random lattice switch graphs, 64 and 256 switches (Fig 3)", exp_seed001 },
+	{ "seed001-multi", "Poisson multicasts on random lattice switch graphs: latency against arrival rate, wormhole contention", exp_seed001_multi },
 	{ "seed002", "packet routers: oblivious, Duato, Min Triplex, Chaos, input- and output-driven, 16x16 torus and mesh (Tables 5.3-5.6, 6.2, B.1-B.6)", exp_seed002 },
 	{ "seed002-ch4", "wormhole routers: oblivious, oblivious, minimal and non-minimal Triplex, Duato, 16x16 torus, 40 and 40/400-word (Table 4.4); ch. 4's packet Triplex claims", exp_seed002_ch4 },
 	{ "seed002-mixed", "mixed-class traffic: x % oblivious-class, the rest minimal or non-minimal Triplex, against the oblivious router, 16x16 torus, wormhole 40/400-word (Figs 4.13, 4.14)", exp_seed002_mixed },

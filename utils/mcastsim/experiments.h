@@ -78,6 +78,7 @@ EXPERIMENT(exp_fig6_7);
 EXPERIMENT(exp_fig6_8);
 EXPERIMENT(exp_closed_form);
 EXPERIMENT(exp_seed001);
+EXPERIMENT(exp_seed001_multi);
 EXPERIMENT(exp_seed002);
 EXPERIMENT(exp_seed002_ch4);
 EXPERIMENT(exp_seed002_mixed);
