@@ -2033,7 +2033,8 @@ static uint32_t my_node(int fd)
 /*
  * @ms times mcast_time_scale from the guest's command line (make
  * debugcheck's kernel runs the tests several times slower): a receiver's
- * idle time is a bound on the network's pace, not on the kernel's.
+ * idle time, a sender's wait for completion and a watcher's time are
+ * bounds on the network's pace, not on the kernel's.
  */
 static int scaled_ms(int ms)
 {
@@ -2149,7 +2150,7 @@ static int cmd_tx(int argc, char **argv)
 		if (!strncmp(argv[i], "wait", 4)) {
 			flags |= MCAST_SEND_WAIT;
 			if (argv[i][4] == '=')
-				timeout = strtoul(argv[i] + 5, NULL, 0);
+				timeout = scaled_ms(atoi(argv[i] + 5));
 		} else if (!strcmp(argv[i], "loop")) {
 			flags |= MCAST_SEND_LOOPBACK;
 		} else if (!strcmp(argv[i], "separate")) {
@@ -2314,7 +2315,7 @@ static int cmd_usend(int argc, char **argv)
 		if (!strncmp(argv[i], "wait", 4)) {
 			flags |= MCAST_SEND_WAIT;
 			if (argv[i][4] == '=')
-				timeout = strtoul(argv[i] + 5, NULL, 0);
+				timeout = scaled_ms(atoi(argv[i] + 5));
 		} else if (!strncmp(argv[i], "peek=", 5)) {
 			char *p = strdup(argv[i] + 5), *save = NULL, *tok;
 
@@ -2613,7 +2614,7 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "notify-listen") && argc >= 4)
 		return cmd_notify_listen(argv[2], atoi(argv[3]));
 	if (!strcmp(argv[1], "watch") && argc >= 3)
-		return cmd_watch(atoi(argv[2]));
+		return cmd_watch(scaled_ms(atoi(argv[2])));
 	if (!strcmp(argv[1], "rx") && argc >= 4)
 		return cmd_rx(argv[2], scaled_ms(atoi(argv[3])),
 			      argc >= 5 ? atoi(argv[4]) : -1,
