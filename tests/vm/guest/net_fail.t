@@ -104,6 +104,13 @@ if mcastbed up torus:4x4:bi > /dev/null 2>&1; then
 		done
 	done
 	is "$_bad" "" "every member got every message of every sender once, in order"
+	if [ -n "$_bad" ]; then	# what each node counted: losses, late, down peers
+		_u=0
+		while [ "$_u" -lt "$N" ]; do
+			diag "node $_u: $(mcastbed exec "$_u" mcast_probe stats 2>&1 | sed -n 's/^netstats //p')"
+			_u=$((_u + 1))
+		done
+	fi
 else
 	fail "mcastbed up torus:4x4:bi"
 fi
