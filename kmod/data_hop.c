@@ -251,6 +251,7 @@ void mcast_tx_timer(struct mcast_net *mn, struct mcast_tx *tx)
 	if (tx->nacked == tx->nfrags) {
 		/* Waiting for DONE: probe with the last fragment. */
 		mcast_tx_send_frag(mn, tx, tx->nfrags - 1);
+		atomic64_inc(&mn->stats.done_probes);
 		n = 1;
 	} else if ((mn->tp->caps & MCAST_TP_CAP_RELIABLE) && !tx->lost) {
 		/*

@@ -281,7 +281,9 @@ static int mcast_put_worm_stats(struct sk_buff *skb,
 	       mcast_put_count(skb, MCAST_STATS_A_RB_FALLBACKS,
 			       &s->rb_fallbacks) ||
 	       mcast_put_count(skb, MCAST_STATS_A_WORM_RESENDS,
-			       &s->worm_resends);
+			       &s->worm_resends) ||
+	       mcast_put_count(skb, MCAST_STATS_A_DONE_PROBES,
+			       &s->done_probes);
 }
 
 /* @mn: the node's, with its data path's gauges; NULL for a group's. */

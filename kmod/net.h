@@ -79,6 +79,7 @@ struct mcast_stats {
 	atomic64_t rb_assembled;
 	atomic64_t rb_fallbacks;
 	atomic64_t worm_resends;
+	atomic64_t done_probes;
 };
 
 struct mcast_peer {

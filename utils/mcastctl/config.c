@@ -1264,6 +1264,7 @@ static const struct {
 	{ MCAST_STATS_A_RB_ASSEMBLED, "rb_assembled" },
 	{ MCAST_STATS_A_RB_FALLBACKS, "rb_fallbacks" },
 	{ MCAST_STATS_A_WORM_RESENDS, "worm_resends" },
+	{ MCAST_STATS_A_DONE_PROBES, "done_probes" },
 };
 
 #define STAT_KEYS_ALWAYS 5	/* the first ones: present in every reply */

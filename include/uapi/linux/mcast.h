@@ -672,6 +672,9 @@ enum mcast_stats_attr {
 					 * worm did not reach a destination
 					 * whole (cut short, or its host
 					 * missed the copy) */
+	MCAST_STATS_A_DONE_PROBES,	/* u64: of RETRANS, those asking a
+					 * child that holds the whole message
+					 * for its subtree's DONE */
 
 	__MCAST_STATS_A_MAX,
 	MCAST_STATS_A_MAX = __MCAST_STATS_A_MAX - 1

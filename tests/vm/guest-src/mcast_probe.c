@@ -318,6 +318,7 @@ static void print_netstats(const struct nlattr *const *t)
 		{ MCAST_STATS_A_RB_ASSEMBLED, "rb_assembled" },
 		{ MCAST_STATS_A_RB_FALLBACKS, "rb_fallbacks" },
 		{ MCAST_STATS_A_WORM_RESENDS, "worm_resends" },
+		{ MCAST_STATS_A_DONE_PROBES, "done_probes" },
 	};
 	size_t i;
 
@@ -556,11 +557,11 @@ static void print_cb(const struct genlmsghdr *g, const void *attrs, int len,
 		     void *arg)
 {
 	/* t: room for the largest nested attribute set printed below */
-	const struct nlattr *tb[MCAST_A_MAX + 1], *t[48];
+	const struct nlattr *tb[MCAST_A_MAX + 1], *t[64];
 	char addr[INET6_ADDRSTRLEN];
 
-	_Static_assert(MCAST_STATS_A_MAX < 48 && MCAST_NODE_A_MAX < 48 &&
-		       MCAST_PEER_A_MAX < 48 && MCAST_GROUP_A_MAX < 48,
+	_Static_assert(MCAST_STATS_A_MAX < 64 && MCAST_NODE_A_MAX < 64 &&
+		       MCAST_PEER_A_MAX < 64 && MCAST_GROUP_A_MAX < 64,
 		       "t[] is too small");
 
 	(void)arg;
