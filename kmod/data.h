@@ -109,6 +109,11 @@ enum {
 };
 #define MCW_F_TRUNC	0x01	/* DONE: the failure list is cut short */
 #define MCW_F_BUSY	0x02	/* ACK: alive, but no room for it yet */
+/*
+ * DATA: a timeout's probe; ACK: answers one (the receiver has seen a
+ * datagram sent after everything the probe's sender had sent before it)
+ */
+#define MCW_F_PROBE	0x01
 #define MCW_F_AUTH	0x80	/* an authentication trailer follows (auth.h) */
 /*
  * DATA: the algorithm the receiver forwards with (enum mc_algo; 0 and 1
@@ -232,6 +237,7 @@ struct mcast_job {
 	struct list_head link;		/* mcast_net.jobs, or .done_jobs */
 	struct list_head ack_link;	/* mcast_net.acks: an ACK is due */
 	u32 ack_frag;			/* the fragment it answers */
+	bool ack_probe;			/* ... and a probe among them */
 	bool root;
 	bool waiting;			/* root: a sender waits for it */
 	bool separate;			/* root: one transfer per destination */
@@ -314,6 +320,8 @@ struct mcast_tx {
 	u8 *pbuf;			/* the piece as sent (the worm's) */
 	u32 plen, total, nfrags, nacked, next, cum;
 	u32 fast;			/* fragments below: fast-retransmitted */
+	u32 probe_next;			/* next when the probe went out */
+	bool probing;			/* a probe went out, unanswered */
 	unsigned long *acked;
 	u32 tries, max_tries;		/* quarters: see mcast_tx_timer() */
 	u32 done_parts;			/* DONE datagrams expected (0: none yet) */
@@ -447,9 +455,14 @@ void mcast_worm_leave(struct mcast_tx *tx);
 /* data_tx.c */
 void mcast_tx_pump(struct mcast_net *mn, struct mcast_tx *tx);
 void mcast_tx_send_frag(struct mcast_net *mn, struct mcast_tx *tx, u32 i);
+/* ... marked MCW_F_PROBE: its ACK says so (mcast_tx_timer()) */
+void mcast_tx_send_probe(struct mcast_net *mn, struct mcast_tx *tx, u32 i);
 /* @tx made progress (or starts): its tries and RTO begin anew. */
 void mcast_tx_progress(struct mcast_net *mn, struct mcast_tx *tx);
-/* The first RTO of a transfer to @to: srtt + 4 rttvar, at least rto_ms. */
+/*
+ * The first RTO of a transfer to @to: srtt + 4 rttvar, at least rto_ms and
+ * the RTO held since the peer's data last timed out (mcast_tx_timer()).
+ */
 unsigned long mcast_rto_base(struct mcast_net *mn, u32 to);
 /*
  * A transfer of @job to @p, the head of @nodes[0..len-1], its piece; in

@@ -73,6 +73,7 @@ static void mcast_rtt_sample(struct mcast_peer *p, u32 us)
 {
 	u32 dev;
 
+	p->rto_held_ms = 0;	/* the estimate speaks for itself again */
 	if (!p->srtt_us) {
 		p->srtt_us = max(us, 1U);
 		p->rttvar_us = us / 2;
@@ -205,10 +206,21 @@ static u32 mcast_tx_budget(const struct mcast_peer *p,
 	return tx->born_down && p && p->down ? 1 : tx->max_tries;
 }
 
+/* The first fragment sent and not acknowledged (the last if none is). */
+static u32 mcast_tx_first_unacked(const struct mcast_tx *tx)
+{
+	u32 i = tx->cum;
+
+	while (i < tx->next && test_bit(i, tx->acked))
+		i++;
+	return min(i, tx->nfrags - 1);
+}
+
 void mcast_tx_timer(struct mcast_net *mn, struct mcast_tx *tx)
 {
 	struct mcast_peer *p;
 	u32 i, n = 0;
+	bool alive;
 
 	if (time_after(jiffies, tx->born + mcast_tx_lifetime())) {
 		mcast_tx_expire(mn, tx);
@@ -241,8 +253,9 @@ void mcast_tx_timer(struct mcast_net *mn, struct mcast_tx *tx)
 	 * BUSY (no room for it yet) is neither progress nor silence: it
 	 * leaves tries as they are, and the lifetime bounds the wait.
 	 */
+	alive = mcast_peer_seems_alive(mn, p, tx);
 	if (!tx->busy)
-		tx->tries += mcast_peer_seems_alive(mn, p, tx) ? 1 : 4;
+		tx->tries += alive ? 1 : 4;
 	tx->busy = false;
 	if (tx->tries > 4 * mcast_tx_budget(p, tx)) {
 		mcast_tx_fail(mn, tx);
@@ -259,12 +272,10 @@ void mcast_tx_timer(struct mcast_net *mn, struct mcast_tx *tx)
 		 * lost.  Probe with the first unacknowledged fragment (its ACK
 		 * tells what arrived) and keep the window.
 		 */
-		i = tx->cum;
-		while (i < tx->next && test_bit(i, tx->acked))
-			i++;
-		mcast_tx_send_frag(mn, tx, min(i, tx->nfrags - 1));
+		mcast_tx_send_frag(mn, tx, mcast_tx_first_unacked(tx));
 		n = 1;
-	} else {
+	} else if (mn->tp->caps & MCAST_TP_CAP_RELIABLE) {
+		/* it lost what it had taken (a new connection): all again */
 		tx->lost = false;
 		mcast_cwnd_cut(mn, tx);
 		tx->rtt_frag = U32_MAX;		/* Karn: no sample from these */
@@ -274,11 +285,39 @@ void mcast_tx_timer(struct mcast_net *mn, struct mcast_tx *tx)
 			mcast_tx_send_frag(mn, tx, i);
 			n++;
 		}
+	} else {
+		/*
+		 * Lost, or late behind a slow child: probe with the first
+		 * fragment not acknowledged, and resend the others only when
+		 * the child says it saw the probe (mcast_tx_probe_answered()).
+		 * A late window then costs a datagram per timeout, not itself
+		 * again, which on a starved host only made it later.
+		 */
+		tx->lost = false;
+		mcast_cwnd_cut(mn, tx);
+		i = mcast_tx_first_unacked(tx);
+		if (i == tx->rtt_frag)
+			tx->rtt_frag = U32_MAX;	/* Karn */
+		tx->probing = true;
+		tx->probe_next = tx->next;
+		mcast_tx_send_probe(mn, tx, i);
+		n = 1;
 	}
 	atomic64_add(n, &mn->stats.retrans);
 	tx->rto = min(tx->rto * 2, max(msecs_to_jiffies(MCAST_RTO_MAX_MS),
 				       2 * mcast_rto_base(mn, tx->to)));
 	tx->deadline = jiffies + tx->rto;
+	/*
+	 * Data timed out while the child was talking: it is slow, not gone,
+	 * and our RTO is short of its round trip.  Karn: the peer's later
+	 * transfers start from this backed-off RTO until a fragment sent
+	 * once is timed (a retransmitted one gives no sample, so without
+	 * this the estimate could never learn a round trip past the RTO,
+	 * and every window would be sent twice).  A silent child does not
+	 * raise it: a dead one is still found in the usual time.
+	 */
+	if (alive && tx->nacked < tx->nfrags)
+		p->rto_held_ms = max(p->rto_held_ms, jiffies_to_msecs(tx->rto));
 }
 
 static void mcast_tx_mark(struct mcast_net *mn, struct mcast_tx *tx, u32 i)
@@ -338,6 +377,28 @@ static void mcast_tx_fast_retrans(struct mcast_net *mn, struct mcast_tx *tx)
 }
 
 /*
+ * The child answered our probe: it has seen what we sent before it (a hop
+ * does not reorder), so what it does not acknowledge of that was lost.
+ * Each goes again once; a lost one again is the next timeout's.
+ */
+static void mcast_tx_probe_answered(struct mcast_net *mn, struct mcast_tx *tx)
+{
+	u32 end = min(tx->probe_next, tx->cum + MCAST_WIN), i, n = 0;
+
+	tx->probing = false;
+	for (i = tx->cum; i < end; i++) {
+		if (test_bit(i, tx->acked))
+			continue;
+		if (i == tx->rtt_frag)
+			tx->rtt_frag = U32_MAX;	/* Karn */
+		mcast_tx_send_frag(mn, tx, i);
+		n++;
+	}
+	tx->fast = max(tx->fast, end);
+	atomic64_add(n, &mn->stats.retrans);
+}
+
+/*
  * The child acknowledges less than it did, in answer to our timeout (not
  * a late ACK overtaken by a newer one): it lost the transfer (its memory
  * of it expired while its DONE was lost, or it restarted).  Send again
@@ -359,6 +420,7 @@ static void mcast_tx_rewind(struct mcast_net *mn, struct mcast_tx *tx,
 	tx->done_got = 0;
 	tx->rtt_frag = U32_MAX;
 	tx->lost = false;
+	tx->probing = false;
 	if (!tx->active && !tx->queued) {
 		if (p && p->tx_active < MCAST_PEER_TXS) {
 			p->tx_active++;
@@ -406,13 +468,19 @@ void mcast_rx_ack(struct mcast_net *mn, const struct mcw_hdr *h,
 		if ((sack & 1) && cum + i < tx->next)
 			mcast_tx_mark(mn, tx, cum + i);
 	mcast_tx_rtt(mn, tx);
+	if ((h->flags & MCW_F_PROBE) && tx->probing)
+		mcast_tx_probe_answered(mn, tx);
 	mcast_tx_fast_retrans(mn, tx);
 	/*
-	 * Progress restarts the timeout: news, or a child holding it all
-	 * and busy with its subtree (its answer to our probe for DONE).
+	 * News restarts the timeout.  A child that holds it all and answers
+	 * our probe for DONE is alive and busy with its subtree: its tries
+	 * start again, but the probes keep backing off, so a deep or slow
+	 * subtree is asked once per backed-off RTO, not every base RTO.
 	 */
-	if (tx->nacked != nacked || tx->nacked == tx->nfrags)
+	if (tx->nacked != nacked)
 		mcast_tx_progress(mn, tx);
+	else if (tx->nacked == tx->nfrags)
+		tx->tries = 0;
 	mcast_tx_pump(mn, tx);
 	if (tx->nacked == tx->nfrags) {
 		mcast_tx_inactive(mn, tx);	/* now only waits for DONE */

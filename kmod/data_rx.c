@@ -23,8 +23,9 @@ static u8 mcw_algo(const struct mcw_hdr *h)
 	return (h->flags & MCW_F_ALGO_MASK) >> MCW_F_ALGO_SHIFT;
 }
 
+/* @probe: it answers a probe (MCW_F_PROBE), which it says */
 static void mcast_send_ack(struct mcast_net *mn, struct mcast_job *job,
-			   u32 frag)
+			   u32 frag, bool probe)
 {
 	struct mcw_hdr h;
 	__be64 sack_be;
@@ -33,6 +34,8 @@ static void mcast_send_ack(struct mcast_net *mn, struct mcast_job *job,
 	u32 i;
 
 	mcw_init(&h, mn, MCW_ACK, job->src, job->xid, job->seq);
+	if (probe)
+		h.flags |= MCW_F_PROBE;
 	h.frag = cpu_to_be32(frag);
 	h.cum = cpu_to_be32(job->state == JOB_RX ? job->cum : job->nfrags);
 	for (i = 1; job->state == JOB_RX && i < 64 &&
@@ -50,9 +53,10 @@ static void mcast_send_ack(struct mcast_net *mn, struct mcast_job *job,
  * and a sender's socket is not flooded with them.
  */
 static void mcast_ack_later(struct mcast_net *mn, struct mcast_job *job,
-			    u32 frag)
+			    u32 frag, bool probe)
 {
 	job->ack_frag = frag;
+	job->ack_probe |= probe;
 	if (list_empty(&job->ack_link))
 		list_add_tail(&job->ack_link, &mn->acks);
 }
@@ -64,7 +68,8 @@ void mcast_data_rx_flush(struct mcast_net *mn)
 	lockdep_assert_held(&mn->lock);
 	list_for_each_entry_safe(job, tmp, &mn->acks, ack_link) {
 		list_del_init(&job->ack_link);
-		mcast_send_ack(mn, job, job->ack_frag);
+		mcast_send_ack(mn, job, job->ack_frag, job->ack_probe);
+		job->ack_probe = false;
 	}
 }
 EXPORT_SYMBOL_GPL(mcast_data_rx_flush);
@@ -486,7 +491,7 @@ static void mcast_rx_data(struct mcast_net *mn, const struct mcw_hdr *h,
 	}
 	if (job->state != JOB_RX) {
 		atomic64_inc(&mn->stats.dups);
-		mcast_send_ack(mn, job, frag);
+		mcast_send_ack(mn, job, frag, h->flags & MCW_F_PROBE);
 		if (job->state == JOB_DONE && mcast_done_again(job))
 			mcast_send_done(mn, job);
 		return;
@@ -495,7 +500,7 @@ static void mcast_rx_data(struct mcast_net *mn, const struct mcw_hdr *h,
 	end = min(job->total, off + fs);
 	if (test_bit(frag, job->have)) {
 		atomic64_inc(&mn->stats.dups);
-		mcast_send_ack(mn, job, frag);
+		mcast_send_ack(mn, job, frag, h->flags & MCW_F_PROBE);
 		return;
 	}
 	c = job->count * MCW_ENTRY;
@@ -513,7 +518,7 @@ static void mcast_rx_data(struct mcast_net *mn, const struct mcw_hdr *h,
 	while (job->cum < job->nfrags && test_bit(job->cum, job->have))
 		job->cum++;
 	job->stamp = jiffies;
-	mcast_ack_later(mn, job, frag);
+	mcast_ack_later(mn, job, frag, h->flags & MCW_F_PROBE);
 	mcast_job_advance(mn, job);
 }
 

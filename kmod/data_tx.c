@@ -27,13 +27,14 @@
 #include "schedule.h"
 
 static u32 mcast_tx_frag_hdr(struct mcast_net *mn, struct mcast_tx *tx,
-			     u32 i, struct mcw_hdr *h)
+			     u32 i, struct mcw_hdr *h, u8 flags)
 {
 	struct mcast_job *job = tx->job;
 	u32 fs = mcast_frag_size(mn);
 	u32 off = i * fs, end = min(tx->total, off + fs);
 
 	mcw_init(h, mn, MCW_DATA, job->src, tx->xid, job->seq);
+	h->flags |= flags;
 	if (tx->rb) {
 		h->flags |= MCW_F_RB;
 	} else {
@@ -52,15 +53,15 @@ static u32 mcast_tx_frag_hdr(struct mcast_net *mn, struct mcast_tx *tx,
 }
 
 /*
- * Fills @h, @v (*@nv of them so far: up to 4 more) and @trailer for
- * fragment @i of @tx, sealed; returns the datagram's bytes.
+ * Fills @h (with @flags), @v (*@nv of them so far: up to 4 more) and
+ * @trailer for fragment @i of @tx, sealed; returns the datagram's bytes.
  */
 static size_t mcast_tx_frag_vec(struct mcast_net *mn, struct mcast_tx *tx,
 				u32 i, struct mcw_hdr *h, struct kvec *v,
-				size_t *nv, u8 *trailer)
+				size_t *nv, u8 *trailer, u8 flags)
 {
 	u32 off = i * mcast_frag_size(mn);
-	u32 end = off + mcast_tx_frag_hdr(mn, tx, i, h);
+	u32 end = off + mcast_tx_frag_hdr(mn, tx, i, h, flags);
 	size_t first = *nv, n;
 
 	v[(*nv)++] = (struct kvec){ h, sizeof(*h) };
@@ -79,16 +80,27 @@ static size_t mcast_tx_frag_vec(struct mcast_net *mn, struct mcast_tx *tx,
 	return sizeof(*h) + end - off;
 }
 
-void mcast_tx_send_frag(struct mcast_net *mn, struct mcast_tx *tx, u32 i)
+static void mcast_tx_send_flagged(struct mcast_net *mn, struct mcast_tx *tx,
+				  u32 i, u8 flags)
 {
 	u8 trailer[MCW_AUTH_LEN];
 	struct mcw_hdr h;
 	struct kvec v[4];
 	size_t nv = 0;
-	size_t len = mcast_tx_frag_vec(mn, tx, i, &h, v, &nv, trailer);
+	size_t len = mcast_tx_frag_vec(mn, tx, i, &h, v, &nv, trailer, flags);
 
 	if (mcast_xmit_sealed(mn, tx->to, v, nv, len))
 		tx->lost = true;
+}
+
+void mcast_tx_send_frag(struct mcast_net *mn, struct mcast_tx *tx, u32 i)
+{
+	mcast_tx_send_flagged(mn, tx, i, 0);
+}
+
+void mcast_tx_send_probe(struct mcast_net *mn, struct mcast_tx *tx, u32 i)
+{
+	mcast_tx_send_flagged(mn, tx, i, MCW_F_PROBE);
 }
 
 /*
@@ -110,7 +122,7 @@ static void mcast_tx_send_burst(struct mcast_net *mn, struct mcast_tx *tx,
 	}
 	for (k = 0; k < n; k++)
 		len += mcast_tx_frag_vec(mn, tx, first + k, &b->hdr[k],
-					 b->vec, &nv, b->trailer[k]);
+					 b->vec, &nv, b->trailer[k], 0);
 	if (mcast_xmit_sealed(mn, tx->to, b->vec, nv, len))
 		tx->lost = true;
 }
@@ -240,7 +252,7 @@ static void mcast_worm_send(struct mcast_net *mn, struct mcast_worm *w,
 {
 	struct mcast_tx *t0 = w->sel[0];
 	u32 off = j * mcast_frag_size(mn);
-	u32 end = off + mcast_tx_frag_hdr(mn, t0, j, &w->hdr[0]);
+	u32 end = off + mcast_tx_frag_hdr(mn, t0, j, &w->hdr[0], 0);
 	struct mcast_worm_desc desc = {
 		.n = k, .to = w->to, .head = w->head, .tail = w->tail,
 		.blen = end - off, .cookie = mcast_worm_cookie(t0->xid, j),
@@ -260,7 +272,7 @@ static void mcast_worm_send(struct mcast_net *mn, struct mcast_worm *w,
 	desc.body = body;
 	desc.nbody = nb;
 	for (i = 0; i < k; i++) {
-		mcast_tx_frag_hdr(mn, w->sel[i], j, &w->hdr[i]);
+		mcast_tx_frag_hdr(mn, w->sel[i], j, &w->hdr[i], 0);
 		w->to[i] = w->sel[i]->to;
 		w->head[i] = (struct kvec){ &w->hdr[i], sizeof(w->hdr[i]) };
 		w->tail[i] = (struct kvec){ NULL, 0 };
@@ -362,6 +374,8 @@ unsigned long mcast_rto_base(struct mcast_net *mn, u32 to)
 
 	if (p && p->srtt_us)
 		ms = max(ms, (p->srtt_us + 4 * p->rttvar_us) / 1000 + 1);
+	if (p)
+		ms = max(ms, p->rto_held_ms);
 	return msecs_to_jiffies(min_t(u32, ms, MCAST_RTO_BASE_MAX_MS));
 }
 

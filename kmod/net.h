@@ -99,6 +99,9 @@ struct mcast_peer {
 	u32 tx_active;		/* transfers to it sending data */
 	u32 srtt_us;		/* smoothed round trip time, 0: no sample */
 	u32 rttvar_us;		/* its mean deviation */
+	u32 rto_held_ms;	/* a backed-off RTO kept until a valid
+				 * sample (Karn), 0: none
+				 */
 	struct mcast_replay replay;	/* its authenticated counters */
 };
 

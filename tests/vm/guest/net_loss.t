@@ -7,7 +7,8 @@
 # group); the tree is still mcastctl plan's; the senders' nodes count
 # retransmissions (some of them fast: on a gap in the acknowledgements;
 # on TCP, TCP retransmits and the data path sees no gap) and the
-# receivers' nodes suppress duplicates.
+# receivers' nodes suppress duplicates.  A slow link that loses nothing
+# costs probes, not the window again.
 
 # shellcheck source=tests/vm/guest/tap.sh
 . /tests/tap.sh
@@ -97,6 +98,39 @@ lossy() {
 	mcastbed down > /dev/null 2>&1
 }
 
+# A slow link that loses nothing: netem delays every datagram 600 ms, so
+# the round trip (1.2 s) is past the RTO (200 ms) and fragments time out
+# although all of them arrive.  A timeout probes with one fragment and
+# resends the rest only when the child's answer to the probe shows them
+# lost: 64 KiB (47 fragments) costs a few probes, where resending the
+# window on each timeout sent it twice again (94 retransmissions, and as
+# many duplicates at the child).
+slow_link() {
+	if ! _out=$(mcastbed up bridge:2 --netem "delay 600ms" 2>&1); then
+		fail "mcastbed up bridge:2 --netem 'delay 600ms'" "$_out"
+		return
+	fi
+	pass "mcastbed up bridge:2 --netem 'delay 600ms'"
+	if [ "$(node_transport 0)" = tcp ]; then	# TCP times its own
+		mcastbed down > /dev/null 2>&1
+		return
+	fi
+	_r0=$(netstat_of 0 retrans) _d0=$(netstat_of 1 dups)
+	_out=$(mcastbed exec 0 mcast_probe tx n:1 65536 wait=30000 2>&1)
+	case "$_out" in
+	*"rc=0 nfailed=0"*) pass "slow link: the 64 KiB send completes" ;;
+	*) fail "slow link: the 64 KiB send completes" "$_out" ;;
+	esac
+	_r=$(delta "$_r0" "$(netstat_of 0 retrans)")
+	_d=$(delta "$_d0" "$(netstat_of 1 dups)")
+	[ "$_r" != none ] && [ "$_r" -lt 10 ] && [ "$_d" -lt 10 ] &&
+		pass "slow link: timeouts probe, the window is not sent again ($_r retransmitted, $_d duplicates)" ||
+		fail "slow link: timeouts probe, the window is not sent again" \
+			"$_r retransmitted, $_d duplicates" "$(mcastbed exec 0 mcast_probe stats)"
+	mcastbed down > /dev/null 2>&1
+}
+
+slow_link
 lossy torus:4x4:uni "loss 5% duplicate 2% delay 2ms reorder 25% 50%" torus:4x4:uni 21 \
 	0,1,1400,65536
 lossy bridge:16 "loss 1% duplicate 1% delay 1ms 1ms" torus:16 23 1,65536,1048576
