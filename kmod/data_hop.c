@@ -312,9 +312,9 @@ void mcast_tx_timer(struct mcast_net *mn, struct mcast_tx *tx)
 	 * and our RTO is short of its round trip.  Karn: the peer's later
 	 * transfers start from this backed-off RTO until a fragment sent
 	 * once is timed (a retransmitted one gives no sample, so without
-	 * this the estimate could never learn a round trip past the RTO,
-	 * and every window would be sent twice).  A silent child does not
-	 * raise it: a dead one is still found in the usual time.
+	 * this the estimate could never learn a round trip past the RTO).
+	 * A silent child does not raise it: a dead one is still found in
+	 * the usual time, unless it was slow just before it died.
 	 */
 	if (alive && tx->nacked < tx->nfrags)
 		p->rto_held_ms = max(p->rto_held_ms, jiffies_to_msecs(tx->rto));
