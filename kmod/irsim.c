@@ -251,14 +251,18 @@ static void irsim_complete(const struct mc_fabric *f, u32 w, int err)
 	mcast_data_kick(h->mn);
 }
 
-/* The worm ended: its path and its datagrams go. */
+/* The worm ended: its route (list and path) and its datagrams go. */
 static void irsim_done(void *ctx, struct mc_fabric *f, u32 w, int err, u64 t)
 {
+	struct irsim_route *route = container_of(f->worm[w].dest,
+						 struct irsim_route, dest[0]);
+
 	if (err)
 		irsim.c.lost++;
 	irsim_complete(f, w, err);
 	irsim_trace_worm(f, w, err, t);
-	kfree(container_of(f->worm[w].dest, struct irsim_route, dest[0]));
+	kfree(route->hop);
+	kfree(route);
 	kvfree((void *)(uintptr_t)f->worm[w].cookie);
 }
 
