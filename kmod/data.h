@@ -344,8 +344,8 @@ struct mcast_tx {
 
 /*
  * Seqs lo..hi of a sender that a stream skipped over (it stopped waiting
- * for them): one arriving later is delivered then, out of order, rather
- * than taken for a duplicate.
+ * for them): one arriving later is refused (FIFO holds) and its sender
+ * hears this node failed, rather than that it arrived as a duplicate.
  */
 struct mcast_gap {
 	u64 lo, hi;
@@ -361,6 +361,7 @@ struct mcast_rstream {
 	struct list_head held_link;	/* mn->held_streams, while it holds */
 	struct list_head held;		/* struct mcast_held, by seq */
 	struct mcast_gap gaps[MCAST_STREAM_GAPS];	/* oldest first */
+	u64 gaps_lost;			/* the highest seq of a forgotten gap */
 	u32 ngaps;
 	bool blocked;			/* its next message waits for room in
 					 * a lossless receiver (mn->nblocked)

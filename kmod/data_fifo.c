@@ -83,52 +83,32 @@ static void mcast_stream_block(struct mcast_net *mn,
 		mn->nblocked--;
 }
 
-static void mcast_gap_del(struct mcast_rstream *st, u32 i)
-{
-	st->ngaps--;
-	memmove(st->gaps + i, st->gaps + i + 1,
-		(st->ngaps - i) * sizeof(st->gaps[0]));
-}
-
 /* The stream goes past lo..hi without them (MCAST_GAP_MS is over). */
 static void mcast_gap_add(struct mcast_rstream *st, u64 lo, u64 hi)
 {
-	if (st->ngaps == MCAST_STREAM_GAPS)
-		mcast_gap_del(st, 0);
+	if (st->ngaps == MCAST_STREAM_GAPS) {
+		st->gaps_lost = max(st->gaps_lost, st->gaps[0].hi);
+		st->ngaps--;
+		memmove(st->gaps, st->gaps + 1,
+			st->ngaps * sizeof(st->gaps[0]));
+	}
 	st->gaps[st->ngaps++] = (struct mcast_gap){ lo, hi };
 }
 
 /*
- * @seq, at or below the last delivered, was skipped over and has not come
- * since: it leaves its gap (so a second copy is a duplicate again) and is
- * delivered late, exactly once, instead of lost after its sender may have
- * been told it arrived.
+ * @seq, at or below the last delivered, is one the stream went past
+ * without it; or may be, below a forgotten gap (then a duplicate is
+ * reported failed too: a sender told of a failure that was none can send
+ * again, one told of a delivery that was none cannot).
  */
-static bool mcast_gap_take(struct mcast_rstream *st, u64 seq)
+static bool mcast_gap_has(const struct mcast_rstream *st, u64 seq)
 {
-	struct mcast_gap *g;
-	u64 hi;
 	u32 i;
 
-	for (i = 0; i < st->ngaps; i++) {
-		g = &st->gaps[i];
-		if (seq < g->lo || seq > g->hi)
-			continue;
-		if (seq == g->lo) {
-			g->lo++;
-		} else if (seq == g->hi) {
-			g->hi--;
-		} else {
-			hi = g->hi;
-			g->hi = seq - 1;
-			mcast_gap_add(st, seq + 1, hi);
+	for (i = 0; i < st->ngaps; i++)
+		if (seq >= st->gaps[i].lo && seq <= st->gaps[i].hi)
 			return true;
-		}
-		if (g->lo > g->hi)
-			mcast_gap_del(st, i);
-		return true;
-	}
-	return false;
+	return seq <= st->gaps_lost;
 }
 
 /*
@@ -155,7 +135,7 @@ static void mcast_stream_drain(struct mcast_net *mn,
 			mcast_gap_add(st, st->last + 1, hd->prev);
 		force = false;
 		list_del(&hd->link);
-		/* a late one (mcast_gap_take()) is below last */
+		/* never back: a lying sender's chains need not agree */
 		st->last = max(st->last, hd->msg->seq);
 		mcast_held_free(mn, hd, how);
 	}
@@ -354,7 +334,6 @@ void mcast_rx_deliver(struct mcast_net *mn, struct mcast_job *job, u64 prev)
 	unsigned long key = mcast_key2(msg->src_node, msg->group);
 	struct mcast_rstream *st = xa_load(&mn->rx_streams, key);
 	struct mcast_held *pos;
-	bool late = false;
 	int how;
 
 	if (!st) {
@@ -367,11 +346,12 @@ void mcast_rx_deliver(struct mcast_net *mn, struct mcast_job *job, u64 prev)
 	st->used = jiffies;
 	list_move_tail(&st->lru, &mn->rx_lru);
 	if (msg->seq <= st->last) {
-		if (!mcast_gap_take(st, msg->seq))
+		if (!mcast_gap_has(st, msg->seq))
 			goto dup;
+		/* too late: delivered now it would break FIFO */
 		atomic64_inc(&mn->stats.late);
-		late = true;
-		prev = 0;	/* due now */
+		mcast_job_add_failed(job, mn->node_id);
+		return;
 	}
 	list_for_each_entry(pos, &st->held, link)
 		if (pos->msg->seq == msg->seq)
@@ -382,8 +362,7 @@ void mcast_rx_deliver(struct mcast_net *mn, struct mcast_job *job, u64 prev)
 		if (how != MCAST_BLOCKED) {
 			mcast_job_delivered(mn, job, how);
 			st->last = max(st->last, msg->seq);
-			if (!late)
-				mcast_stream_drain(mn, st, false);
+			mcast_stream_drain(mn, st, false);
 			return;
 		}
 		if (!mcast_hold(mn, st, job, prev)) {

@@ -35,6 +35,11 @@
  * lengths, ids near the set xid=, seq=, group=) or random, with a random body (random bytes or
  * piece entries) of a random length, and now and then random bytes of
  * the result flipped: malformed, truncated and merely surprising input.
+ * listen=MS (raw only): then, for MS ms, prints what the node at ADDR PORT
+ * answers to sport (the raw socket sees a copy of every UDP datagram that
+ * comes in), a line each:
+ *   got TYPE flags=F from=N xid=X seq=S count=C frag=F cum=C [ids=ID,..]
+ * (ids: a DONE's failed list).
  * Prints "sent N" and exits 0, or says why not and exits 1.
  */
 #define _GNU_SOURCE
@@ -43,7 +48,9 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <netinet/in.h>
+#include <netinet/ip.h>
 #include <netinet/udp.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -423,6 +430,70 @@ static void open_out(struct out *o, const char *bind_addr)
 		die("raw socket: %s", strerror(errno));
 }
 
+static long long now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+static void print_answer(const uint8_t *p, size_t len)
+{
+	static const char *const types[] = { "?", "data", "ack", "done" };
+	struct wire_hdr h;
+	uint32_t n, i;
+
+	if (len < sizeof(h))
+		return;
+	memcpy(&h, p, sizeof(h));
+	printf("got %s flags=%u from=%u xid=%u seq=%llu count=%u frag=%u cum=%u",
+	       h.type < 4 ? types[h.type] : "?", h.flags, be32toh(h.from),
+	       be32toh(h.xid), (unsigned long long)be64toh(h.seq),
+	       be32toh(h.count), be32toh(h.frag), be32toh(h.cum));
+	if (h.type == 3) {
+		n = (len - sizeof(h)) / 4;
+		printf(" ids=");
+		for (i = 0; i < n && i < be32toh(h.count); i++) {
+			uint32_t id;
+
+			memcpy(&id, p + sizeof(h) + 4 * i, 4);
+			printf("%s%u", i ? "," : "", be32toh(id));
+		}
+	}
+	printf("\n");
+}
+
+/* listen=MS: the answers from o->to to o->sport, for @ms ms. */
+static void listen_raw(const struct out *o, int ms)
+{
+	static uint8_t pkt[MAX_DGRAM + 128];
+	long long end = now_ms() + ms, left;
+	struct pollfd pfd = { .fd = o->fd, .events = POLLIN };
+	struct udphdr u;
+	struct iphdr ip;
+	size_t off;
+	ssize_t n;
+
+	while ((left = end - now_ms()) > 0) {
+		if (poll(&pfd, 1, left) <= 0)
+			continue;
+		n = recv(o->fd, pkt, sizeof(pkt), MSG_DONTWAIT);
+		if (n < (ssize_t)sizeof(ip))
+			continue;
+		memcpy(&ip, pkt, sizeof(ip));
+		off = ip.ihl * 4;
+		if ((size_t)n < off + sizeof(u))
+			continue;
+		memcpy(&u, pkt + off, sizeof(u));
+		if (memcmp(&ip.saddr, &o->to.sin6_addr.s6_addr[12], 4) ||
+		    u.source != o->to.sin6_port || ntohs(u.dest) != o->sport)
+			continue;
+		print_answer(pkt + off + sizeof(u), n - off - sizeof(u));
+	}
+	fflush(stdout);
+}
+
 static void close_out(struct out *o)
 {
 	uint8_t buf[4096];
@@ -449,7 +520,7 @@ int main(int argc, char **argv)
 	struct timespec now;
 	uint32_t npiece = 0;
 	size_t len, k;
-	int a = 1, fuzz = 0;
+	int a = 1, fuzz = 0, listen_ms = 0;
 
 	for (; a < argc; a++) {
 		if (!strcmp(argv[a], "tcp"))
@@ -496,6 +567,8 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[a], "ctr")) {
 			sl.ctr = strtoull(eq, NULL, 0);
 			sl.fixed = 1;
+		} else if (!strcmp(argv[a], "listen")) {
+			listen_ms = atoi(eq);
 		} else if (!strcmp(argv[a], "seed")) {
 			rng_state = strtoull(eq, NULL, 0) | 1;
 		} else if (!strcmp(argv[a], "inc")) {
@@ -510,6 +583,8 @@ int main(int argc, char **argv)
 			die("no field %s", argv[a]);
 		}
 	}
+	if (listen_ms && !o.raw)
+		die("listen: raw only");
 	if (piece)
 		npiece = put_piece(&f, piece);
 	if (f.blen + strlen(text) > MAX_DGRAM)
@@ -540,7 +615,9 @@ int main(int argc, char **argv)
 		seal(&sl, dgram + 4, &len);
 		send_one(&o, dgram + 4, len);
 	}
-	close_out(&o);
 	printf("sent %u\n", count);
+	if (listen_ms)
+		listen_raw(&o, listen_ms);
+	close_out(&o);
 	return 0;
 }

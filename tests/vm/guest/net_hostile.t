@@ -13,17 +13,20 @@
 # once the gap time (10 s) is past every held message is delivered and
 # the gauges are back to zero.
 #
-# Late, not lost: node 3's message M2, relayed by node 0, arrives at
-# node 1 before M1, its predecessor; node 1 holds M2 for the gap time
-# (10 s), then delivers it and stops waiting.  M1, a transfer still
-# within its lifetime, arrives after that: it is delivered then, out of
-# order, and counted in `late` (before: dropped as a duplicate, though
-# its DONE told node 0 it had arrived); a second copy of M1 is a
-# duplicate.  (mcast_forge plays node 0, from its address and port.  The
-# stream is node 3's, which sends nothing else: seqs forged into node
-# 0's own stream would stand above its real ones, and once that stream
-# is forgotten (the fuzz below forgets idle ones after 5 s) its floor
-# would make node 0's real messages duplicates.)
+# Late: refused and reported, never out of order.  Node 3's message M2,
+# relayed by node 0, arrives at node 1 before M1, its predecessor; node 1
+# holds M2 for the gap time (10 s), then delivers it and stops waiting.
+# M1, a transfer still within its lifetime, arrives after that: node 1
+# does not deliver it (that would break FIFO), counts it in `late` and
+# answers DONE with itself in the failed list, so the sender hears M1
+# failed at node 1 (before: delivered out of order; before that, dropped
+# as a duplicate, though its DONE told node 0 it had arrived); a second
+# copy of M1 in another transfer gets the same answer.
+# (mcast_forge plays node 0, from its address and port, and prints node
+# 1's answers.  The stream is node 3's, which sends nothing else: seqs
+# forged into node 0's own stream would stand above its real ones, and
+# once that stream is forgotten (the fuzz below forgets idle ones after
+# 5 s) its floor would make node 0's real messages duplicates.)
 #
 # Fuzz: over UDP and TCP, mcast_forge's fuzzer sends node 1 thousands of
 # random and mutated datagrams from node 3 (which node 1 does not know as
@@ -149,18 +152,23 @@ late_message() {
 	late0=$(netstat_of 1 late)
 	as0() { # XID SEQ PREV TEXT
 		mcastbed exec 0 mcast_forge raw sport=$PORT "$(addr_of 1)" $PORT data \
-			from=0 src=3 group=5 xid="$1" seq="$2" piece=1:"$3" text="$4" > /dev/null
+			from=0 src=3 group=5 xid="$1" seq="$2" piece=1:"$3" text="$4" listen=3000
 	}
 	run_ok "$TP: M2 reaches node 1 first" as0 7001 $((S + 2)) $((S + 1)) late2
-	sleep 12
-	run_ok "$TP: M1 comes after the gap time" as0 7000 $((S + 1)) 0 late1
-	sleep 1
-	run_ok "$TP: ... and once more, in another transfer" as0 7002 $((S + 1)) 0 late1
-	sleep 1
+	sleep 10
+	as0 7000 $((S + 1)) 0 late1 > "$W/late1"
+	as0 7002 $((S + 1)) 0 late1 > "$W/late1again"
 	stop_receivers
 	is "$(grep '^msg src=3 .* len=5 ' "$W/rx.1" | sed 's/.* seq=\([0-9]*\) .*/\1/' | tr '\n' ' ')" \
-		"$((S + 2)) $((S + 1)) " "$TP: node 1 delivered M2, then M1 late, each once"
-	is "$(delta "$late0" "$(netstat_of 1 late)")" 1 "$TP: ... and counted M1 in late"
+		"$((S + 2)) " "$TP: node 1 delivered M2 only: M1 came after the gap time"
+	for f in late1 late1again; do
+		if grep -q "^got done .* seq=$((S + 1)) count=1 .* ids=1\$" "$W/$f"; then
+			pass "$TP: ... and answered M1's DONE with itself failed ($f)"
+		else
+			fail "$TP: node 1 reports M1 failed in its DONE ($f)" "$(cat "$W/$f")"
+		fi
+	done
+	is "$(delta "$late0" "$(netstat_of 1 late)")" 2 "$TP: ... and counted both copies in late"
 }
 
 # fuzz while node 0 sends (see the top)
