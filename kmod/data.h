@@ -240,6 +240,7 @@ struct mcast_job {
 	bool ack_probe;			/* ... and a probe among them */
 	bool root;
 	bool waiting;			/* root: a sender waits for it */
+	bool told;			/* root: its sender had the failed list */
 	bool separate;			/* root: one transfer per destination */
 	u8 algo;			/* enum mc_algo it forwards with */
 	u8 r;				/* mu-torus partition size; the

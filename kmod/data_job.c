@@ -12,6 +12,7 @@
 
 #include "data.h"
 #include "msg.h"
+#include "notify.h"
 
 /* Every node's receive and timer work runs on it (main.c makes it). */
 struct workqueue_struct *mcast_wq;
@@ -278,10 +279,15 @@ static void mcast_job_complete(struct mcast_net *mn, struct mcast_job *job)
 	mn->inflight--;
 	mn->inflight_bytes -= job->bytes;
 	wake_up_interruptible(&mn->send_wq);
-	if (job->waiting)
+	if (job->waiting) {
 		complete(&job->done);
-	else
-		mcast_job_free(mn, job);
+		return;
+	}
+	/* no one waits: the sender hears of the failures this way */
+	if (job->nfailed && !job->told)
+		mcast_notify_send_failed(mn, job->group, job->seq, job->failed,
+					 job->nfailed, job->trunc);
+	mcast_job_free(mn, job);
 }
 
 void mcast_job_check(struct mcast_net *mn, struct mcast_job *job)

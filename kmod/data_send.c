@@ -530,6 +530,7 @@ again:
 				 MCAST_WAIT_DEFAULT_MS));
 	mutex_lock(&mn->lock);
 	mcast_collect_failed(job, ctx);
+	job->told = true;
 	if (job->state == JOB_DONE)
 		mcast_job_free(mn, job);
 	else

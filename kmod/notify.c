@@ -121,16 +121,32 @@ static void mcast_notify_event(struct mcast_net *mn, u8 cmd, u32 group,
 	mcast_event_send(mn, skb, hdr);
 }
 
+/*
+ * The room an event of the data path takes: sized, not NLMSG_GOODSIZE, so
+ * that a burst of them (a send to many unreachable nodes) fits a
+ * listener's receive buffer.
+ */
+static size_t mcast_data_event_size(const char *msg, u32 nodes)
+{
+	return nla_total_size(0) + 3 * nla_total_size(sizeof(u32)) +
+	       nla_total_size_64bit(sizeof(u64)) + nla_total_size(0) +
+	       nla_total_size(nodes * sizeof(u32)) +
+	       nla_total_size(strlen(msg) + 1);
+}
+
 void mcast_notify_data(struct mcast_net *mn, u8 cmd, u32 node, u32 group,
 		       u64 seq, int err)
 {
+	const char *msg = cmd == MCAST_CMD_PEER_DOWN ?
+		"peer stopped answering, its piece taken over" :
+		"destination unreachable";
 	struct sk_buff *skb;
 	struct nlattr *nest;
 	void *hdr;
 
 	if (!mcast_listening(mn))
 		return;
-	skb = mcast_event_new(NLMSG_GOODSIZE, cmd, &hdr);
+	skb = mcast_event_new(mcast_data_event_size(msg, 0), cmd, &hdr);
 	if (!skb)
 		return;
 	nest = nla_nest_start(skb, MCAST_A_EVENT);
@@ -139,9 +155,39 @@ void mcast_notify_data(struct mcast_net *mn, u8 cmd, u32 node, u32 group,
 	    nla_put_u32(skb, MCAST_EVENT_A_NODE, node) ||
 	    nla_put_u64_64bit(skb, MCAST_EVENT_A_SEQ, seq, MCAST_EVENT_A_PAD) ||
 	    nla_put_u32(skb, MCAST_EVENT_A_ERRNO, err) ||
-	    nla_put_string(skb, MCAST_EVENT_A_MSG, cmd == MCAST_CMD_PEER_DOWN ?
-			   "peer stopped answering, its piece taken over" :
-			   "destination unreachable")) {
+	    nla_put_string(skb, MCAST_EVENT_A_MSG, msg)) {
+		nlmsg_free(skb);
+		return;
+	}
+	nla_nest_end(skb, nest);
+	mcast_event_send(mn, skb, hdr);
+}
+
+void mcast_notify_send_failed(struct mcast_net *mn, u32 group, u64 seq,
+			      const u32 *ids, u32 n, bool trunc)
+{
+	static const char msg[] = "message not delivered at these destinations";
+	struct sk_buff *skb;
+	struct nlattr *nest;
+	void *hdr;
+
+	if (!mcast_listening(mn))
+		return;
+	if (n > MCAST_EVENT_NODES_MAX) {
+		n = MCAST_EVENT_NODES_MAX;
+		trunc = true;
+	}
+	skb = mcast_event_new(mcast_data_event_size(msg, n),
+			      MCAST_CMD_SEND_FAILED, &hdr);
+	if (!skb)
+		return;
+	nest = nla_nest_start(skb, MCAST_A_EVENT);
+	if (!nest ||
+	    (group && nla_put_u32(skb, MCAST_EVENT_A_GROUP, group)) ||
+	    nla_put_u64_64bit(skb, MCAST_EVENT_A_SEQ, seq, MCAST_EVENT_A_PAD) ||
+	    nla_put(skb, MCAST_EVENT_A_NODES, n * sizeof(u32), ids) ||
+	    (trunc && nla_put_flag(skb, MCAST_EVENT_A_TRUNC)) ||
+	    nla_put_string(skb, MCAST_EVENT_A_MSG, msg)) {
 		nlmsg_free(skb);
 		return;
 	}

@@ -62,4 +62,11 @@ void mcast_notify_fabric(struct mcast_net *mn, u32 node, int err,
 void mcast_notify_data(struct mcast_net *mn, u8 cmd, u32 node, u32 group,
 		       u64 seq, int err);
 
+/*
+ * SEND_FAILED: message @seq to @group (0: a node list) ended with @n
+ * destinations failed, @ids (sorted; @trunc: not all of them).
+ */
+void mcast_notify_send_failed(struct mcast_net *mn, u32 group, u64 seq,
+			      const u32 *ids, u32 n, bool trunc);
+
 #endif /* MCAST_NOTIFY_H */

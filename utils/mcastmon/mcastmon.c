@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/socket.h>
 
 #include <netlink/attr.h>
 #include <netlink/genl/ctrl.h>
@@ -64,7 +65,24 @@ static const char *const event_names[] = {
 	[MCAST_CMD_CUTOFF] = "cutoff",
 	[MCAST_CMD_FABRIC_ALARM] = "fabric-alarm",
 	[MCAST_CMD_ERROR] = "error",
+	[MCAST_CMD_PEER_DOWN] = "peer-down",
+	[MCAST_CMD_SEND_FAILED] = "send-failed",
 };
+
+/*
+ * A burst of events (a send to hundreds of unreachable nodes raises one
+ * each) must not overflow the socket: 4 MiB, past net.core.rmem_max if
+ * the caller may (CAP_NET_ADMIN), else as much as rmem_max allows.
+ */
+#define MON_RCVBUF	(4 << 20)
+
+static void grow_rcvbuf(struct nl_sock *sk)
+{
+	int fd = nl_socket_get_fd(sk), size = MON_RCVBUF;
+
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)))
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
+}
 
 static void usage(FILE *f)
 {
@@ -283,7 +301,37 @@ static void on_group(struct mon *m, struct json *j, struct nlattr *nest)
 		json_obj_end(j);
 }
 
-static void on_event(struct json *j, struct nlattr *nest)
+/* The node and message an event concerns (PEER_DOWN, ERROR, SEND_FAILED). */
+static void event_subject(struct mon *m, struct json *j, struct nlattr **tb)
+{
+	unsigned long long seq;
+
+	if (tb[MCAST_EVENT_A_NODE]) {
+		if (j) {
+			json_key(j, "node");
+			json_node(m, j, nla_get_u32(tb[MCAST_EVENT_A_NODE]));
+		} else {
+			printf(" node");
+			text_node(m, nla_get_u32(tb[MCAST_EVENT_A_NODE]));
+		}
+	}
+	if (tb[MCAST_EVENT_A_SEQ]) {
+		seq = nla_get_u64(tb[MCAST_EVENT_A_SEQ]);
+		if (j)
+			json_key_uint(j, "seq", seq);
+		else
+			printf(" seq %llu", seq);
+	}
+	nodes_attr(m, j, "failed", tb[MCAST_EVENT_A_NODES]);
+	if (tb[MCAST_EVENT_A_TRUNC]) {
+		if (j)
+			json_key_bool(j, "truncated", true);
+		else
+			printf(" (truncated)");
+	}
+}
+
+static void on_event(struct mon *m, struct json *j, struct nlattr *nest)
 {
 	struct nlattr *tb[MCAST_EVENT_A_MAX + 1];
 	static const struct {
@@ -318,6 +366,7 @@ static void on_event(struct json *j, struct nlattr *nest)
 		if (!j && u32s[i].attr == MCAST_EVENT_A_ERRNO)
 			printf(" (%s)", strerror(nla_get_u32(a)));
 	}
+	event_subject(m, j, tb);
 	if (tb[MCAST_EVENT_A_MSG]) {
 		if (j)
 			json_key_str(j, "msg", msg);
@@ -382,7 +431,7 @@ static int on_message(struct nl_msg *msg, void *arg)
 	if (tb[MCAST_A_GROUP])
 		on_group(m, j, tb[MCAST_A_GROUP]);
 	if (tb[MCAST_A_EVENT])
-		on_event(j, tb[MCAST_A_EVENT]);
+		on_event(m, j, tb[MCAST_A_EVENT]);
 	if (j) {
 		json_obj_end(j);
 		json_finish(j);
@@ -459,6 +508,7 @@ int main(int argc, char **argv)
 			nl_geterror(err));
 		goto fail;
 	}
+	grow_rcvbuf(sk);
 	grp = genl_ctrl_resolve_grp(sk, MCAST_GENL_NAME, MCAST_GENL_MCGRP_EVENTS);
 	if (grp < 0) {
 		fprintf(stderr, "mcastmon: the mcast family has no \"%s\" multicast group: %s\n",

@@ -357,6 +357,10 @@ enum mcast_cmd {
 				 * taken against Thm 5.1 (EPROTO) on a worm
 				 * of this node (NODE), MSG says which
 				 */
+	MCAST_CMD_SEND_FAILED,	/* notification: a message sent without
+				 * MCAST_SEND_WAIT ended with destinations
+				 * that did not get it: GROUP, SEQ, NODES
+				 */
 
 	__MCAST_CMD_MAX,
 	MCAST_CMD_MAX = __MCAST_CMD_MAX - 1
@@ -681,6 +685,9 @@ enum mcast_stats_attr {
 	MCAST_STATS_A_MAX = __MCAST_STATS_A_MAX - 1
 };
 
+/* The most node ids one event's MCAST_EVENT_A_NODES holds. */
+#define MCAST_EVENT_NODES_MAX		1024
+
 enum mcast_event_attr {
 	MCAST_EVENT_A_UNSPEC,
 	MCAST_EVENT_A_GROUP,	/* u32 */
@@ -695,6 +702,12 @@ enum mcast_event_attr {
 	MCAST_EVENT_A_NODE,	/* u32: the node concerned (PEER_DOWN) */
 	MCAST_EVENT_A_SEQ,	/* u64: the message concerned */
 	MCAST_EVENT_A_PAD,
+	MCAST_EVENT_A_NODES,	/* binary: u32 node ids, sorted, each once
+				 * (SEND_FAILED: the failed list)
+				 */
+	MCAST_EVENT_A_TRUNC,	/* flag: NODES is not the whole list (out of
+				 * memory, or past MCAST_EVENT_NODES_MAX)
+				 */
 
 	__MCAST_EVENT_A_MAX,
 	MCAST_EVENT_A_MAX = __MCAST_EVENT_A_MAX - 1

@@ -40,7 +40,7 @@
  *   mcast_probe stress GROUP SECS
  *   mcast_probe hold GROUP                  open, join, queue, leave a
  *                                           private netns with files open
- *   mcast_probe watch MS                    print PEER_DOWN/ERROR events
+ *   mcast_probe watch MS                    print PEER_DOWN/ERROR/SEND_FAILED events
  *   mcast_probe notify-listen PATH MS       print sd_notify datagrams
  *   mcast_probe rx GROUP IDLE_MS [EXPECT [START]]
  *                                           receive and check test messages
@@ -2492,7 +2492,7 @@ static int cmd_burst(int argc, char **argv)
 	return bad ? 1 : 0;
 }
 
-/* watch MS: print the data path's events (PEER_DOWN, ERROR) for MS ms. */
+/* watch MS: print the data path's events (PEER_DOWN, ERROR, SEND_FAILED) for MS ms. */
 /*
  * systemd's side of sd_notify for mcastd's test: a datagram socket at
  * PATH, each message printed on one line (newlines as '|') for MS ms.
@@ -2534,15 +2534,33 @@ static int cmd_notify_listen(const char *path, int ms)
 	return 0;
 }
 
+/* event send-failed group=G seq=S nodes=ID,.. trunc=0|1 */
+static void print_send_failed(const struct nlattr **et)
+{
+	const struct nlattr *a = et[MCAST_EVENT_A_NODES];
+	uint32_t i, n = a ? nla_dlen(a) / 4 : 0, id;
+
+	printf("event send-failed group=%u seq=%llu nodes=",
+	       et[MCAST_EVENT_A_GROUP] ? get_u32(et[MCAST_EVENT_A_GROUP]) : 0,
+	       et[MCAST_EVENT_A_SEQ] ? (unsigned long long)get_u64(et[MCAST_EVENT_A_SEQ]) : 0ull);
+	for (i = 0; i < n; i++) {
+		memcpy(&id, (const char *)nla_data(a) + 4 * i, 4);
+		printf("%s%u", i ? "," : "", id);
+	}
+	printf(" trunc=%d\n", et[MCAST_EVENT_A_TRUNC] != NULL);
+}
+
 static int cmd_watch(int ms)
 {
 	static char rbuf[1 << 17];
 	struct pollfd p;
 	struct nl nl;
 	struct timespec t0, t;
-	int left = ms;
+	int left = ms, rcvbuf = 8 << 20;	/* a burst of events must fit */
 
 	nl_setup(&nl);
+	if (setsockopt(nl.fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf)))
+		die("SO_RCVBUFFORCE: %s", strerror(errno));
 	nl_subscribe(&nl);
 	printf("watching\n");
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -2561,7 +2579,8 @@ static int cmd_watch(int ms)
 
 				if (h->nlmsg_type != nl.family ||
 				    (g->cmd != MCAST_CMD_PEER_DOWN &&
-				     g->cmd != MCAST_CMD_ERROR))
+				     g->cmd != MCAST_CMD_ERROR &&
+				     g->cmd != MCAST_CMD_SEND_FAILED))
 					continue;
 				parse_attrs((const char *)g + GENL_HDRLEN,
 					    h->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN,
@@ -2571,6 +2590,10 @@ static int cmd_watch(int ms)
 				parse_attrs(nla_data(tb[MCAST_A_EVENT]),
 					    nla_dlen(tb[MCAST_A_EVENT]), et,
 					    MCAST_EVENT_A_MAX);
+				if (g->cmd == MCAST_CMD_SEND_FAILED) {
+					print_send_failed(et);
+					continue;
+				}
 				printf("event %s node=%u group=%u seq=%llu errno=%u\n",
 				       g->cmd == MCAST_CMD_PEER_DOWN ? "peer-down" : "error",
 				       et[MCAST_EVENT_A_NODE] ? get_u32(et[MCAST_EVENT_A_NODE]) : ~0u,

@@ -7,7 +7,8 @@
 # (which gets the other half) fails 511 destinations and reports them in
 # its DONE, which needs two datagrams (352 ids fit in one).  The sender
 # must get exactly the 1022 unreachable nodes, sorted, each once, and 512
-# must get the message once.
+# must get the message once.  Sent again without waiting, the same list
+# comes as a SEND_FAILED event at node 0 (mcast_probe watch, mcastmon).
 
 # shellcheck source=tests/vm/guest/tap.sh
 . /tests/tap.sh
@@ -44,6 +45,24 @@ if mcastbed up bridge:2 --no-mcast > /dev/null 2>&1; then
 	*" unreached=511 "*) pass "node 512 counted its 511 unreachable destinations" ;;
 	*) fail "node 512 counted its 511 unreachable destinations" "$_s" ;;
 	esac
+	# the same send, not waited for: the failed list comes as an event
+	in_ns 0 /usr/local/bin/mcast_probe watch 60000 > "$W/ev" 2>&1 &
+	wpid=$!
+	in_ns 0 /usr/local/bin/mcastmon -j > "$W/mon" 2>&1 &
+	mpid=$!
+	wait_lines 1 '^watching' "$W/ev" || diag "the watcher was not ready within 60 s"
+	sleep 1	# mcastmon subscribes too
+	in_ns 0 /usr/local/bin/mcast_probe tx "n:$all" 1000 > "$W/tx2" 2>&1
+	seq2=$(sed -n 's/^sent .* seq=\([0-9]*\) .*/\1/p' "$W/tx2")
+	wait_lines 1 '^event send-failed' "$W/ev" || diag "no send-failed event within 60 s"
+	kill "$wpid" "$mpid" 2>/dev/null
+	wait "$wpid" "$mpid" 2>/dev/null
+	is "$(grep '^event send-failed' "$W/ev")" \
+		"event send-failed group=0 seq=$seq2 nodes=$want trunc=0" \
+		"not waited for: a SEND_FAILED event lists the 1022, sorted, each once"
+	grep -q '"event":"send-failed".*"seq":'"$seq2"',"failed":\[\[1\],\[2\],' "$W/mon" &&
+		pass "mcastmon -j prints it" ||
+		fail "mcastmon -j prints send-failed" "$(grep -v '"event":"error"' "$W/mon" | cut -c1-300)"
 else
 	fail "mcastbed up bridge:2 --no-mcast"
 fi
