@@ -362,7 +362,9 @@ struct mcast_rstream {
 	struct list_head held_link;	/* mn->held_streams, while it holds */
 	struct list_head held;		/* struct mcast_held, by seq */
 	struct mcast_gap gaps[MCAST_STREAM_GAPS];	/* oldest first */
-	u64 gaps_lost;			/* the highest seq of a forgotten gap */
+	u64 gaps_lost;			/* the highest seq of a forgotten gap,
+					 * or the floor the stream began at
+					 */
 	u32 ngaps;
 	bool blocked;			/* its next message waits for room in
 					 * a lossless receiver (mn->nblocked)

@@ -286,7 +286,14 @@ static struct mcast_rstream *mcast_rstream_new(struct mcast_net *mn,
 	INIT_LIST_HEAD(&st->held_link);
 	list_add_tail(&st->lru, &mn->rx_lru);
 	mn->nstreams++;
+	/*
+	 * Whatever is at or below the floor is older than stream_idle_ms:
+	 * its transfer has outlived its lifetime, and whether its stream
+	 * got it is forgotten.  Refused and reported then, as below a
+	 * forgotten gap.
+	 */
 	st->last = mcast_rx_floor(mn, src);
+	st->gaps_lost = st->last;
 	return st;
 }
 

@@ -21,7 +21,10 @@
 # answers DONE with itself in the failed list, so the sender hears M1
 # failed at node 1 (before: delivered out of order; before that, dropped
 # as a duplicate, though its DONE told node 0 it had arrived); a second
-# copy of M1 in another transfer gets the same answer.
+# copy of M1 in another transfer gets the same answer.  M0, older still,
+# comes once node 1 has forgotten node 3's stream (idle): below the
+# stream's floor, whether it was delivered is forgotten, so it gets the
+# same answer (before: dropped as a duplicate, its DONE saying delivered).
 # (mcast_forge plays node 0, from its address and port, and prints node
 # 1's answers.  The stream is node 3's, which sends nothing else: seqs
 # forged into node 0's own stream would stand above its real ones, and
@@ -158,17 +161,29 @@ late_message() {
 	sleep 10
 	as0 7000 $((S + 1)) 0 late1 > "$W/late1"
 	as0 7002 $((S + 1)) 0 late1 > "$W/late1again"
+	# M0 comes after node 3's stream itself was forgotten (idle 2 s here)
+	echo 2000 > /sys/module/mcast/parameters/stream_idle_ms
+	_i=0
+	while [ "$(netstat_of 1 streams)" != 0 ] && [ $_i -lt 30 ]; do
+		sleep 1
+		_i=$((_i + 1))
+	done
+	is "$(netstat_of 1 streams)" 0 "$TP: node 1 forgot node 3's stream (idle 2 s)"
+	dups0=$(netstat_of 1 dups)
+	as0 7003 "$S" 0 late0 > "$W/late0"
+	echo 90000 > /sys/module/mcast/parameters/stream_idle_ms
 	stop_receivers
 	is "$(grep '^msg src=3 .* len=5 ' "$W/rx.1" | sed 's/.* seq=\([0-9]*\) .*/\1/' | tr '\n' ' ')" \
-		"$((S + 2)) " "$TP: node 1 delivered M2 only: M1 came after the gap time"
-	for f in late1 late1again; do
-		if grep -q "^got done .* seq=$((S + 1)) count=1 .* ids=1\$" "$W/$f"; then
-			pass "$TP: ... and answered M1's DONE with itself failed ($f)"
+		"$((S + 2)) " "$TP: node 1 delivered M2 only: M1 came after the gap time, M0 after the stream"
+	for f in late1:$((S + 1)) late1again:$((S + 1)) late0:$S; do
+		if grep -q "^got done .* seq=${f#*:} count=1 .* ids=1\$" "$W/${f%:*}"; then
+			pass "$TP: ... and answered its DONE with itself failed (${f%:*})"
 		else
-			fail "$TP: node 1 reports M1 failed in its DONE ($f)" "$(cat "$W/$f")"
+			fail "$TP: node 1 reports it failed in its DONE (${f%:*})" "$(cat "$W/${f%:*}")"
 		fi
 	done
-	is "$(delta "$late0" "$(netstat_of 1 late)")" 2 "$TP: ... and counted both copies in late"
+	is "$(delta "$late0" "$(netstat_of 1 late)")" 3 "$TP: ... and counted all three in late"
+	is "$(delta "$dups0" "$(netstat_of 1 dups)")" 0 "$TP: ... M0 not as a duplicate (below the floor: forgotten, not known delivered)"
 }
 
 # fuzz while node 0 sends (see the top)
