@@ -114,6 +114,14 @@ enum {
  * datagram sent after everything the probe's sender had sent before it)
  */
 #define MCW_F_PROBE	0x01
+/*
+ * DATA: a fragment sent again before the receiver was heard from (its
+ * incarnation 0).  A receiver that restarted since cannot tell it from
+ * one its old life took, so while young it asks first (mcast_rx_young()).
+ */
+#define MCW_F_AGAIN	0x02
+/* ACK: that question, from a node @count ms old (data_hop.c) */
+#define MCW_F_YOUNG	0x04
 #define MCW_F_AUTH	0x80	/* an authentication trailer follows (auth.h) */
 /*
  * DATA: the algorithm the receiver forwards with (enum mc_algo; 0 and 1
@@ -320,6 +328,7 @@ struct mcast_tx {
 	u64 *prevs;
 	u8 *pbuf;			/* the piece as sent (the worm's) */
 	u32 plen, total, nfrags, nacked, next, cum;
+	u32 sent;			/* fragments below: sent before */
 	u32 fast;			/* fragments below: fast-retransmitted */
 	u32 probe_next;			/* next when the probe went out */
 	bool probing;			/* a probe went out, unanswered */
@@ -558,6 +567,7 @@ void mcast_streams_skip_gaps(struct mcast_net *mn);
 void mcast_streams_free(struct mcast_net *mn);
 /* A message for stream (@src, @group) would not start one past the cap. */
 bool mcast_stream_room(struct mcast_net *mn, u32 src, u32 group);
+bool mcast_node_young(const struct mcast_net *mn);
 /*
  * Delivers @job's message after its @prev, exactly once; a message held
  * (for order, or for room in a lossless receiver's queue) keeps @job from

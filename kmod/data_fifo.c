@@ -263,6 +263,16 @@ void mcast_streams_free(struct mcast_net *mn)
 		mcast_tstream_free(mn, ts);
 }
 
+/*
+ * Younger than the idle time, the node may still get DATA of transfers
+ * that began before it, with a previous life of its own (mcast_rx_young()).
+ */
+bool mcast_node_young(const struct mcast_net *mn)
+{
+	return time_before(jiffies, mn->born +
+			   msecs_to_jiffies(READ_ONCE(stream_idle_ms)));
+}
+
 bool mcast_stream_room(struct mcast_net *mn, u32 src, u32 group)
 {
 	return mn->nstreams < MCAST_STREAMS_MAX ||

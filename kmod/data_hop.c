@@ -435,6 +435,34 @@ static void mcast_tx_rewind(struct mcast_net *mn, struct mcast_tx *tx,
 		mcast_tx_pump(mn, tx);
 }
 
+/*
+ * The child, young, asks whether @tx began before it did (MCW_F_YOUNG,
+ * mcast_rx_young()).  If it may have, the child's previous life may have
+ * had the message: @tx is given up, its piece reported failed, as for a
+ * child known to have restarted.  If not, the child gets it all again,
+ * now named by its incarnation.  Its age is counted back from our now, so
+ * its birth is placed no earlier than it was: a transfer that began
+ * within a one-way delay after the child's birth is given up too.
+ */
+static void mcast_tx_young(struct mcast_net *mn, struct mcast_tx *tx,
+			   const struct mcw_hdr *h)
+{
+	u32 inc = be32_to_cpu(h->step);
+	unsigned long birth = jiffies - msecs_to_jiffies(be32_to_cpu(h->count));
+
+	if (tx->child_inc) {		/* answered already */
+		if (inc != tx->child_inc)
+			mcast_tx_give_up(mn, tx, ECONNRESET);
+		return;
+	}
+	if (!inc || time_before(tx->born, birth)) {
+		mcast_tx_give_up(mn, tx, ECONNRESET);
+		return;
+	}
+	tx->child_inc = inc;
+	mcast_tx_rewind(mn, tx, 0);
+}
+
 void mcast_rx_ack(struct mcast_net *mn, const struct mcw_hdr *h,
 		  const void *body, size_t blen, u32 from)
 {
@@ -443,8 +471,13 @@ void mcast_rx_ack(struct mcast_net *mn, const struct mcw_hdr *h,
 	u32 cum, i, nacked;
 
 	/* a queued transfer has sent nothing: an ACK for it is no answer */
-	if (!tx || tx->to != from || tx->queued ||
-	    !mcast_tx_same_child(mn, tx, h))
+	if (!tx || tx->to != from || tx->queued)
+		return;
+	if (h->flags & MCW_F_YOUNG) {
+		mcast_tx_young(mn, tx, h);
+		return;
+	}
+	if (!mcast_tx_same_child(mn, tx, h))
 		return;
 	if (h->flags & MCW_F_BUSY) {
 		/* Alive: back-pressure, not failure.  Try again later. */

@@ -451,6 +451,27 @@ static void mcast_rx_stale(struct mcast_net *mn, const struct mcw_hdr *h,
 	mcast_xmit(mn, from, &v, 1, sizeof(a));
 }
 
+/*
+ * DATA sent again (MCW_F_AGAIN: the parent has not heard from this node)
+ * of a transfer the node does not know, while it is young: the first
+ * copies may have reached a previous life of the node, which may have
+ * delivered the message.  Only the parent knows when the transfer began:
+ * one small ACK, with the node's age, asks it (mcast_tx_young()).
+ */
+static void mcast_rx_young(struct mcast_net *mn, const struct mcw_hdr *h,
+			   u32 from)
+{
+	struct mcw_hdr a;
+	struct kvec v = { &a, sizeof(a) };
+
+	atomic64_inc(&mn->stats.rx_young);
+	mcw_init(&a, mn, MCW_ACK, be32_to_cpu(h->src), be32_to_cpu(h->xid),
+		 be64_to_cpu(h->seq));
+	a.flags |= MCW_F_YOUNG;
+	a.count = cpu_to_be32(jiffies_to_msecs(jiffies - mn->born));
+	mcast_xmit(mn, from, &v, 1, sizeof(a));
+}
+
 static void mcast_rx_data(struct mcast_net *mn, const struct mcw_hdr *h,
 			  const u8 *body, size_t blen, u32 from)
 {
@@ -474,6 +495,10 @@ static void mcast_rx_data(struct mcast_net *mn, const struct mcw_hdr *h,
 		/* The parent restarted and reused the id: that transfer is over. */
 		mcast_job_free(mn, job);
 		job = NULL;
+	}
+	if (!job && !inc && (h->flags & MCW_F_AGAIN) && mcast_node_young(mn)) {
+		mcast_rx_young(mn, h, from);
+		return;
 	}
 	if (!job) {
 		job = mcast_job_new_rx(mn, h, from, nfrags);

@@ -49,6 +49,8 @@ static u32 mcast_tx_frag_hdr(struct mcast_net *mn, struct mcast_tx *tx,
 	h->count = cpu_to_be32(tx->plen / MCW_ENTRY);
 	h->frag = cpu_to_be32(i);
 	h->cum = cpu_to_be32(tx->child_inc);
+	if (!tx->child_inc && i < tx->sent)
+		h->flags |= MCW_F_AGAIN;
 	return end - off;
 }
 
@@ -338,6 +340,9 @@ static void mcast_worm_pump(struct mcast_net *mn, struct mcast_tx *tx)
 			mcast_tx_send_frag(mn, tx, j);
 		else
 			mcast_worm_send(mn, tx->worm, k, j);
+		for (i = 0; i < k; i++)
+			tx->worm->sel[i]->sent = max(tx->worm->sel[i]->sent,
+						     j + 1);
 	}
 }
 
@@ -364,6 +369,7 @@ void mcast_tx_pump(struct mcast_net *mn, struct mcast_tx *tx)
 		} while (tx->next - first < max && tx->next < ready &&
 			 mcast_tx_may_send(mn, tx));
 		mcast_tx_send_burst(mn, tx, first, tx->next - first);
+		tx->sent = max(tx->sent, tx->next);
 	}
 }
 

@@ -226,6 +226,7 @@ void mcast_data_init_net(struct mcast_net *mn)
 	mn->next_xid = get_random_u32();
 	/* ACKs carry it: a parent tells a restarted child from its old life */
 	mn->incarnation = get_random_u32() ?: 1;
+	mn->born = jiffies;
 	mcast_auth_init(&mn->auth);
 	xa_init(&mn->rjobs);
 	xa_init(&mn->rb_index);

@@ -80,6 +80,7 @@ struct mcast_stats {
 	atomic64_t rb_fallbacks;
 	atomic64_t worm_resends;
 	atomic64_t done_probes;
+	atomic64_t rx_young;
 };
 
 struct mcast_peer {
@@ -197,6 +198,7 @@ struct mcast_net {
 	struct xarray txs;		/* xid -> struct mcast_tx */
 	u32 next_xid;
 	u32 incarnation;		/* this life of the node: random, not 0 */
+	unsigned long born;		/* jiffies: this life began */
 	struct xarray tx_streams;	/* group -> per-destination last seq */
 	struct xarray rx_streams;	/* (src, group) -> FIFO state */
 	struct list_head rx_lru;	/* its streams, least recently used first */

@@ -1265,6 +1265,7 @@ static const struct {
 	{ MCAST_STATS_A_RB_FALLBACKS, "rb_fallbacks" },
 	{ MCAST_STATS_A_WORM_RESENDS, "worm_resends" },
 	{ MCAST_STATS_A_DONE_PROBES, "done_probes" },
+	{ MCAST_STATS_A_RX_YOUNG, "rx_young" },
 };
 
 #define STAT_KEYS_ALWAYS 5	/* the first ones: present in every reply */

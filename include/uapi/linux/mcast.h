@@ -680,6 +680,11 @@ enum mcast_stats_attr {
 	MCAST_STATS_A_DONE_PROBES,	/* u64: of RETRANS, those asking a
 					 * child that holds the whole message
 					 * for its subtree's DONE */
+	MCAST_STATS_A_RX_YOUNG,		/* u64: DATA sent again, of transfers
+					 * this node did not know, in its
+					 * first stream_idle_ms: taken only
+					 * once the parent said the transfer
+					 * began in this life of the node */
 
 	__MCAST_STATS_A_MAX,
 	MCAST_STATS_A_MAX = __MCAST_STATS_A_MAX - 1

@@ -319,6 +319,7 @@ static void print_netstats(const struct nlattr *const *t)
 		{ MCAST_STATS_A_RB_FALLBACKS, "rb_fallbacks" },
 		{ MCAST_STATS_A_WORM_RESENDS, "worm_resends" },
 		{ MCAST_STATS_A_DONE_PROBES, "done_probes" },
+		{ MCAST_STATS_A_RX_YOUNG, "rx_young" },
 	};
 	size_t i;
 

@@ -14,6 +14,14 @@
 #    had incarnations: the parent rewound and sent it all again).  The
 #    new life then gets the next message, once (after the gap time: its
 #    predecessor went to the old life).
+#  - Receiver restart before its parent heard from it: the same with all
+#    of node 1's answers dropped (ACKs too), so node 0 does not know node
+#    1's incarnation and its probes name none.  Node 1's new life, young
+#    (within stream_idle_ms of its birth), does not take such a copy of a
+#    transfer it does not know (rx_young) but asks node 0 with its age;
+#    the transfer began before that birth, so node 0 gives it up: node 1
+#    failed, the message not delivered twice (before: the new life took
+#    the probe and got the message a second time).
 #  - Sender restart: node 0 streams to group 6 and is killed midway, then
 #    revived, and streams again: every receiver gets every message at most
 #    once, all of the new life's, in order after the old life's.
@@ -84,6 +92,37 @@ receiver_restart() {
 	is "$(once_in_order "$W/rx.1b" 200)" "1 once, in order" "it got the next one once"
 }
 
+receiver_restart_unheard() {
+	rx 1 5 "$W/rx.1c"
+	run_ok "node 1 drops all it answers" drop_answers 1 add
+	mcastbed exec 0 mcast_probe tx g:5 3000 wait=90000 > "$W/tx2" 2>&1 &
+	_txpid=$!
+	wait_lines 1 '^msg .* len=3000 ' "$W/rx.1c" || fail "node 1 got the message" "$(cat "$W/rx.1c")"
+	sleep 1
+	is "$(grep -c rc= "$W/tx2")" 0 "node 0 waits, not having heard from node 1"
+	run_ok "node 1 restarts unheard: killed" mcastbed kill 1
+	run_ok "node 1 restarts unheard: revived" mcastbed revive 1
+	rx 1 5 "$W/rx.1d"
+	wait "$_txpid"
+	case $(cat "$W/tx2") in
+	*"nfailed=1 failed=1"*) pass "the send ends with node 1 failed: $(cat "$W/tx2")" ;;
+	*) fail "the send ends with node 1 failed" "$(cat "$W/tx2")" ;;
+	esac
+	_y=$(netstat_of 1 rx_young)
+	[ "${_y:-0}" -ge 1 ] && pass "node 1's new life asked before taking the old transfer ($_y rx_young)" ||
+		fail "node 1's new life asked before taking the old transfer" "rx_young '$_y'"
+	_out=$(mcastbed exec 0 mcast_probe tx g:5 200 wait=30000)
+	case $_out in
+	*"rc=0 nfailed=0"*) pass "the next send reaches the new life: $_out" ;;
+	*) fail "the next send reaches the new life" "$_out" ;;
+	esac
+	sleep 1
+	stop_rx "$W/rx.1c" "$W/rx.1d"
+	is "$(grep -c '^msg src=0 .* len=3000 ' "$W/rx.1d")" 0 \
+		"the new life did not get the old message again"
+	is "$(once_in_order "$W/rx.1d" 200)" "1 once, in order" "it got the next one once"
+}
+
 sender_restart() {
 	for _n in 1 2 3; do
 		rx "$_n" 6 "$W/rx6.$_n"
@@ -119,6 +158,7 @@ else
 	run_ok "group 5 is node 1" mcastbed group 5 1
 	run_ok "group 6 is nodes 1, 2 and 3" mcastbed group 6 1 2 3
 	receiver_restart
+	receiver_restart_unheard
 	sender_restart
 	mcastbed down > /dev/null 2>&1
 fi
