@@ -59,68 +59,38 @@ once_in_order() { # LOG LEN
 	} END { printf "%d %s\n", n, dup ? "with repeats" : bad ? "out of order" : "once, in order" }' "$1"
 }
 
+# receiver_restart TAG DROP COUNTER: node 1 takes a message, its answers
+# dropped by the filter DROP (drop_done, drop_answers), then restarts; the
+# new life must refuse the old transfer (COUNTER counts how)
 receiver_restart() {
-	rx 1 5 "$W/rx.1"
-	run_ok "node 0 waits long for silent peers (retries 60)" \
-		mcastbed exec 0 mcastctl node set retries 60
-	run_ok "node 1 drops the DONEs it sends" drop_done 1 add
-	mcastbed exec 0 mcast_probe tx g:5 3000 wait=90000 > "$W/tx" 2>&1 &
+	rx 1 5 "$W/rx.$1"
+	run_ok "$1: node 1 drops what it answers ($2)" "$2" 1 add
+	mcastbed exec 0 mcast_probe tx g:5 3000 wait=90000 > "$W/tx.$1" 2>&1 &
 	_txpid=$!
-	wait_lines 1 '^msg .* len=3000 ' "$W/rx.1" || fail "node 1 got the message" "$(cat "$W/rx.1")"
+	wait_lines 1 '^msg .* len=3000 ' "$W/rx.$1" || fail "$1: node 1 got the message" "$(cat "$W/rx.$1")"
 	sleep 1
-	is "$(grep -c rc= "$W/tx")" 0 "node 0 waits for node 1's DONE"
-	run_ok "node 1 restarts: killed" mcastbed kill 1
-	run_ok "node 1 restarts: revived" mcastbed revive 1
-	rx 1 5 "$W/rx.1b"
+	is "$(grep -c rc= "$W/tx.$1")" 0 "$1: node 0 waits for node 1's DONE"
+	run_ok "$1: node 1 restarts: killed" mcastbed kill 1
+	run_ok "$1: node 1 restarts: revived" mcastbed revive 1
+	rx 1 5 "$W/rx.$1.new"
 	wait "$_txpid"
-	case $(cat "$W/tx") in
-	*"nfailed=1 failed=1"*) pass "the send ends with node 1 failed: $(cat "$W/tx")" ;;
-	*) fail "the send ends with node 1 failed" "$(cat "$W/tx")" ;;
+	case $(cat "$W/tx.$1") in
+	*"nfailed=1 failed=1"*) pass "$1: the send ends with node 1 failed: $(cat "$W/tx.$1")" ;;
+	*) fail "$1: the send ends with node 1 failed" "$(cat "$W/tx.$1")" ;;
 	esac
-	_st=$(netstat_of 1 rx_stale)
-	[ "${_st:-0}" -ge 1 ] && pass "node 1's new life refused the old transfer ($_st rx_stale)" ||
-		fail "node 1's new life refused the old transfer" "rx_stale '$_st'"
+	_n=$(netstat_of 1 "$3")
+	[ "${_n:-0}" -ge 1 ] 2>/dev/null && pass "$1: node 1's new life refused the old transfer ($_n $3)" ||
+		fail "$1: node 1's new life refused the old transfer" "$3 '$_n'"
 	_out=$(mcastbed exec 0 mcast_probe tx g:5 200 wait=30000)
 	case $_out in
-	*"rc=0 nfailed=0"*) pass "the next send reaches the new life: $_out" ;;
-	*) fail "the next send reaches the new life" "$_out" ;;
+	*"rc=0 nfailed=0"*) pass "$1: the next send reaches the new life: $_out" ;;
+	*) fail "$1: the next send reaches the new life" "$_out" ;;
 	esac
 	sleep 1
-	stop_rx "$W/rx.1" "$W/rx.1b"
-	is "$(grep -c '^msg src=0 .* len=3000 ' "$W/rx.1b")" 0 \
-		"the new life did not get the old message again"
-	is "$(once_in_order "$W/rx.1b" 200)" "1 once, in order" "it got the next one once"
-}
-
-receiver_restart_unheard() {
-	rx 1 5 "$W/rx.1c"
-	run_ok "node 1 drops all it answers" drop_answers 1 add
-	mcastbed exec 0 mcast_probe tx g:5 3000 wait=90000 > "$W/tx2" 2>&1 &
-	_txpid=$!
-	wait_lines 1 '^msg .* len=3000 ' "$W/rx.1c" || fail "node 1 got the message" "$(cat "$W/rx.1c")"
-	sleep 1
-	is "$(grep -c rc= "$W/tx2")" 0 "node 0 waits, not having heard from node 1"
-	run_ok "node 1 restarts unheard: killed" mcastbed kill 1
-	run_ok "node 1 restarts unheard: revived" mcastbed revive 1
-	rx 1 5 "$W/rx.1d"
-	wait "$_txpid"
-	case $(cat "$W/tx2") in
-	*"nfailed=1 failed=1"*) pass "the send ends with node 1 failed: $(cat "$W/tx2")" ;;
-	*) fail "the send ends with node 1 failed" "$(cat "$W/tx2")" ;;
-	esac
-	_y=$(netstat_of 1 rx_young)
-	[ "${_y:-0}" -ge 1 ] 2>/dev/null && pass "node 1's new life asked before taking the old transfer ($_y rx_young)" ||
-		fail "node 1's new life asked before taking the old transfer" "rx_young '$_y'"
-	_out=$(mcastbed exec 0 mcast_probe tx g:5 200 wait=30000)
-	case $_out in
-	*"rc=0 nfailed=0"*) pass "the next send reaches the new life: $_out" ;;
-	*) fail "the next send reaches the new life" "$_out" ;;
-	esac
-	sleep 1
-	stop_rx "$W/rx.1c" "$W/rx.1d"
-	is "$(grep -c '^msg src=0 .* len=3000 ' "$W/rx.1d")" 0 \
-		"the new life did not get the old message again"
-	is "$(once_in_order "$W/rx.1d" 200)" "1 once, in order" "it got the next one once"
+	stop_rx "$W/rx.$1" "$W/rx.$1.new"
+	is "$(grep -c '^msg src=0 .* len=3000 ' "$W/rx.$1.new")" 0 \
+		"$1: the new life did not get the old message again"
+	is "$(once_in_order "$W/rx.$1.new" 200)" "1 once, in order" "$1: it got the next one once"
 }
 
 sender_restart() {
@@ -157,8 +127,10 @@ else
 	pass "mcastbed up bridge:4 --transport udp"
 	run_ok "group 5 is node 1" mcastbed group 5 1
 	run_ok "group 6 is nodes 1, 2 and 3" mcastbed group 6 1 2 3
-	receiver_restart
-	receiver_restart_unheard
+	run_ok "node 0 waits long for silent peers (retries 60)" \
+		mcastbed exec 0 mcastctl node set retries 60
+	receiver_restart heard drop_done rx_stale
+	receiver_restart unheard drop_answers rx_young
 	sender_restart
 	mcastbed down > /dev/null 2>&1
 fi
