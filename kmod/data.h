@@ -117,7 +117,7 @@ enum {
 /*
  * DATA: a fragment sent again before the receiver was heard from (its
  * incarnation 0).  A receiver that restarted since cannot tell it from
- * one its old life took, so while young it asks first (mcast_rx_young()).
+ * one its old life took, so while young it asks first (mcast_rx_refuse()).
  */
 #define MCW_F_AGAIN	0x02
 /* ACK: that question, from a node @count ms old (data_hop.c) */

@@ -265,7 +265,7 @@ void mcast_streams_free(struct mcast_net *mn)
 
 /*
  * Younger than the idle time, the node may still get DATA of transfers
- * that began before it, with a previous life of its own (mcast_rx_young()).
+ * that began before it, with a previous life of its own (mcast_rx_refuse()).
  */
 bool mcast_node_young(const struct mcast_net *mn)
 {

@@ -437,7 +437,7 @@ static void mcast_tx_rewind(struct mcast_net *mn, struct mcast_tx *tx,
 
 /*
  * The child, young, asks whether @tx began before it did (MCW_F_YOUNG,
- * mcast_rx_young()).  If it may have, the child's previous life may have
+ * mcast_rx_refuse()).  If it may have, the child's previous life may have
  * had the message: @tx is given up, its piece reported failed, as for a
  * child known to have restarted.  If not, the child gets it all again,
  * now named by its incarnation.  Its age is counted back from our now, so

@@ -434,41 +434,28 @@ static bool mcast_done_again(struct mcast_job *job)
 }
 
 /*
- * DATA of a transfer that began with a previous life of this node (the
- * node restarted): what that life had of it is gone, and taking it anew
- * could deliver a message twice.  One small ACK (carrying this life's
- * incarnation) tells the parent, which gives the transfer up.
+ * Answers DATA @h, not taken, with one small ACK carrying this life's
+ * incarnation (as every ACK does), @flags and @count:
+ *  - no flags: the DATA names a previous life of this node (it restarted):
+ *    what that life had of the transfer is gone, and taking it anew could
+ *    deliver a message twice; the parent gives the transfer up;
+ *  - MCW_F_YOUNG, @count the node's age in ms: DATA sent again before the
+ *    parent heard from the node (MCW_F_AGAIN), of a transfer it does not
+ *    know, while it is young: the first copies may have reached a previous
+ *    life, which may have delivered the message, and only the parent knows
+ *    when the transfer began (mcast_tx_young());
+ *  - MCW_F_BUSY: no room for the transfer yet; the parent tries later.
  */
-static void mcast_rx_stale(struct mcast_net *mn, const struct mcw_hdr *h,
-			   u32 from)
+static void mcast_rx_refuse(struct mcast_net *mn, const struct mcw_hdr *h,
+			    u32 from, u8 flags, u32 count)
 {
 	struct mcw_hdr a;
 	struct kvec v = { &a, sizeof(a) };
 
-	atomic64_inc(&mn->stats.rx_stale);
 	mcw_init(&a, mn, MCW_ACK, be32_to_cpu(h->src), be32_to_cpu(h->xid),
 		 be64_to_cpu(h->seq));
-	mcast_xmit(mn, from, &v, 1, sizeof(a));
-}
-
-/*
- * DATA sent again (MCW_F_AGAIN: the parent has not heard from this node)
- * of a transfer the node does not know, while it is young: the first
- * copies may have reached a previous life of the node, which may have
- * delivered the message.  Only the parent knows when the transfer began:
- * one small ACK, with the node's age, asks it (mcast_tx_young()).
- */
-static void mcast_rx_young(struct mcast_net *mn, const struct mcw_hdr *h,
-			   u32 from)
-{
-	struct mcw_hdr a;
-	struct kvec v = { &a, sizeof(a) };
-
-	atomic64_inc(&mn->stats.rx_young);
-	mcw_init(&a, mn, MCW_ACK, be32_to_cpu(h->src), be32_to_cpu(h->xid),
-		 be64_to_cpu(h->seq));
-	a.flags |= MCW_F_YOUNG;
-	a.count = cpu_to_be32(jiffies_to_msecs(jiffies - mn->born));
+	a.flags |= flags;
+	a.count = cpu_to_be32(count);
 	mcast_xmit(mn, from, &v, 1, sizeof(a));
 }
 
@@ -487,7 +474,8 @@ static void mcast_rx_data(struct mcast_net *mn, const struct mcw_hdr *h,
 		return;
 	}
 	if (inc && inc != mn->incarnation) {
-		mcast_rx_stale(mn, h, from);
+		atomic64_inc(&mn->stats.rx_stale);
+		mcast_rx_refuse(mn, h, from, 0, 0);
 		return;
 	}
 	job = xa_load(&mn->rjobs, key);
@@ -497,20 +485,16 @@ static void mcast_rx_data(struct mcast_net *mn, const struct mcw_hdr *h,
 		job = NULL;
 	}
 	if (!job && !inc && (h->flags & MCW_F_AGAIN) && mcast_node_young(mn)) {
-		mcast_rx_young(mn, h, from);
+		atomic64_inc(&mn->stats.rx_young);
+		mcast_rx_refuse(mn, h, from, MCW_F_YOUNG,
+				jiffies_to_msecs(jiffies - mn->born));
 		return;
 	}
 	if (!job) {
 		job = mcast_job_new_rx(mn, h, from, nfrags);
-		if (IS_ERR(job)) {	/* no room, or no memory: BUSY */
-			struct mcw_hdr b;
-			struct kvec v = { &b, sizeof(b) };
-
-			mcw_init(&b, mn, MCW_ACK, be32_to_cpu(h->src),
-				 be32_to_cpu(h->xid), be64_to_cpu(h->seq));
-			b.flags |= MCW_F_BUSY;
+		if (IS_ERR(job)) {	/* no room, or no memory */
 			atomic64_inc(&mn->stats.busy_sent);
-			mcast_xmit(mn, from, &v, 1, sizeof(b));
+			mcast_rx_refuse(mn, h, from, MCW_F_BUSY, 0);
 			return;
 		}
 	}
