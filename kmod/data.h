@@ -166,7 +166,9 @@ struct mcw_hdr {
 				 * ACK, DONE: the sender's incarnation
 				 */
 	__be32 msg_len;		/* DATA: message bytes */
-	__be32 count;		/* DATA: piece entries; DONE: failed nodes */
+	__be32 count;		/* DATA: piece entries; DONE: failed nodes;
+				 * ACK with MCW_F_YOUNG: the node's age, ms
+				 */
 	__be32 frag;		/* DATA: this fragment; ACK: the one acked */
 	__be32 cum;		/* ACK: fragments below it all received;
 				 * DATA: the receiver's incarnation as the
