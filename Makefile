@@ -413,7 +413,7 @@ vmcheck: userspace
 # UBSAN, DEBUG_OBJECTS, DEBUG_ATOMIC_SLEEP: tests/vm/debug_kernel.sh builds
 # it once under build/debug-kernel and installs it there; half an hour here).
 # Any report of theirs in the guest's log fails the run.  DEBUG_TESTS
-# names tests (default: all).  Slow under TCG (5 to 30 times the usual:
+# names tests (default: all).  Slow under TCG (5 to 35 times the usual:
 # receivers wait VM_TIME_SCALE times longer; net_offload, 4 minutes on
 # Debian's kernel, needs more than 50 there, hence 100 a test); not part
 # of make check.
