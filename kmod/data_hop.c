@@ -440,22 +440,23 @@ static void mcast_tx_rewind(struct mcast_net *mn, struct mcast_tx *tx,
  * mcast_rx_refuse()).  If it may have, the child's previous life may have
  * had the message: @tx is given up, its piece reported failed, as for a
  * child known to have restarted.  If not, the child gets it all again,
- * now named by its incarnation.  Its age is counted back from our now, so
- * its birth is placed no earlier than it was: a transfer that began
+ * now named by its incarnation.  The ages are compared at our now, so the
+ * child's birth is placed no earlier than it was: a transfer that began
  * within a one-way delay after the child's birth is given up too.
  */
 static void mcast_tx_young(struct mcast_net *mn, struct mcast_tx *tx,
 			   const struct mcw_hdr *h)
 {
 	u32 inc = be32_to_cpu(h->step);
-	unsigned long birth = jiffies - msecs_to_jiffies(be32_to_cpu(h->count));
+	u32 age = jiffies_to_msecs(jiffies - tx->born);
 
 	if (tx->child_inc) {		/* answered already */
 		if (inc != tx->child_inc)
 			mcast_tx_give_up(mn, tx, ECONNRESET);
 		return;
 	}
-	if (!inc || time_before(tx->born, birth)) {
+	/* ages in ms, not jiffies: any count is compared without wrapping */
+	if (!inc || be32_to_cpu(h->count) < age) {
 		mcast_tx_give_up(mn, tx, ECONNRESET);
 		return;
 	}
