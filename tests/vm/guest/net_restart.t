@@ -22,6 +22,11 @@
 #    the transfer began before that birth, so node 0 gives it up: node 1
 #    failed, the message not delivered twice (before: the new life took
 #    the probe and got the message a second time).
+#  - A young node's first copies lost: node 1 restarts once more, then
+#    every DATA node 0 sends is dropped for 2 s, so node 0's probes reach
+#    node 1 as copies sent again before it was heard from.  Node 1 asks
+#    (rx_young) and, the transfer having begun after its birth, node 0
+#    sends it all again: the message arrives once and the send succeeds.
 #  - Sender restart: node 0 streams to group 6 and is killed midway, then
 #    revived, and streams again: every receiver gets every message at most
 #    once, all of the new life's, in order after the old life's.
@@ -93,6 +98,29 @@ receiver_restart() {
 	is "$(once_in_order "$W/rx.$1.new" 200)" "1 once, in order" "$1: it got the next one once"
 }
 
+young_first_copies_lost() {
+	run_ok "young: node 1 restarts: killed" mcastbed kill 1
+	run_ok "young: node 1 restarts: revived" mcastbed revive 1
+	rx 1 5 "$W/rx.young"
+	run_ok "young: node 0 drops the DATA it sends" drop_sent 0 add 1 0xff
+	mcastbed exec 0 mcast_probe tx g:5 3000 wait=60000 > "$W/tx.young" 2>&1 &
+	_txpid=$!
+	sleep 2
+	run_ok "young: node 0 sends DATA again" drop_sent 0 del
+	wait "$_txpid"
+	case $(cat "$W/tx.young") in
+	*"rc=0 nfailed=0"*) pass "young: the send succeeds: $(cat "$W/tx.young")" ;;
+	*) fail "young: the send succeeds" "$(cat "$W/tx.young")" ;;
+	esac
+	_n=$(netstat_of 1 rx_young)
+	[ "${_n:-0}" -ge 1 ] 2>/dev/null &&
+		pass "young: node 1 asked before taking a copy sent again ($_n rx_young)" ||
+		fail "young: node 1 asked before taking a copy sent again" "rx_young '$_n'"
+	sleep 1
+	stop_rx "$W/rx.young"
+	is "$(once_in_order "$W/rx.young" 3000)" "1 once, in order" "young: node 1 got it once"
+}
+
 sender_restart() {
 	for _n in 1 2 3; do
 		rx "$_n" 6 "$W/rx6.$_n"
@@ -131,6 +159,7 @@ else
 		mcastbed exec 0 mcastctl node set retries 60
 	receiver_restart heard drop_done rx_stale
 	receiver_restart unheard drop_answers rx_young
+	young_first_copies_lost
 	sender_restart
 	mcastbed down > /dev/null 2>&1
 fi
