@@ -413,13 +413,14 @@ vmcheck: userspace
 # UBSAN, DEBUG_OBJECTS, DEBUG_ATOMIC_SLEEP: tests/vm/debug_kernel.sh builds
 # it once under build/debug-kernel and installs it there; half an hour here).
 # Any report of theirs in the guest's log fails the run.  DEBUG_TESTS
-# names tests (default: all).  Slow under TCG (5 to 35 times the usual:
-# receivers wait VM_TIME_SCALE times longer; net_offload, 4 minutes on
-# Debian's kernel, needs more than 50 there, hence 100 a test); not part
-# of make check.
+# names tests (default: all); VM_FULL=0 runs them at CI's scale (default:
+# vmcheck-full's).  Slow under TCG (5 to 35 times the usual: receivers
+# wait VM_TIME_SCALE times longer; net_offload, 4 minutes on Debian's
+# kernel, needs more than 50 there, hence 100 a test); not part of make
+# check.
 debugcheck: userspace
 	$(Q)rel=$$(tests/vm/debug_kernel.sh) && \
-	 VM_KERNEL="$$rel" VM_KERNEL_ROOT="$(CURDIR)/build/debug-kernel/root" VM_TEST_NAMES="$(DEBUG_TESTS)" VM_FULL=1 \
+	 VM_KERNEL="$$rel" VM_KERNEL_ROOT="$(CURDIR)/build/debug-kernel/root" VM_TEST_NAMES="$(DEBUG_TESTS)" VM_FULL=$${VM_FULL:-1} \
 	 VM_MEM=$${VM_MEM:-2048} VM_TIMEOUT=$${VM_TIMEOUT:-14400} \
 	 VM_TIME_SCALE=$${VM_TIME_SCALE:-10} \
 	 VM_SUITE_TIMEOUT=$${VM_SUITE_TIMEOUT:-14400} \
