@@ -18,6 +18,21 @@ W=/tmp/net_utorus
 rm -rf "$W"
 mkdir -p "$W"
 
+# insmod_scaled [PARAM=VALUE...]: insmod mcast.ko; on a slow kernel
+# (mcast_time_scale, make debugcheck) the data path's time limits are
+# stretched by that factor too, as mcast_probe's waits are: there a burst
+# of 1 MiB messages moves ten times slower, and the 60 s a transfer may
+# live would cut it.  Each limit keeps its ratio to the others.
+insmod_scaled() {
+	insmod "$MCAST_KO" "$@" || return
+	_ts=${mcast_time_scale:-1}
+	[ "$_ts" -gt 1 ] || return 0
+	for _tp in transfer_lifetime_ms stream_idle_ms rx_stall_ms; do
+		_tf=/sys/module/mcast/parameters/$_tp
+		echo $(($(cat "$_tf") * _ts)) > "$_tf" || return
+	done
+}
+
 # the transport node $1 of the testbed uses (udp, tcp)
 node_transport() {
 	mcastbed exec "$1" mcastctl -j node show |
