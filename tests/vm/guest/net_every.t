@@ -33,8 +33,9 @@ while [ "$u" -lt "$N" ]; do
 done
 mcastbed down > /dev/null 2>&1
 
-# The bidirectional 8x8 only in the whole suite (make vmcheck-full):
-# net_all_senders.t sends from every node of one in every run.
+# The bidirectional 8x8 only in the whole suite (make vmcheck-full), as
+# net_all_senders.t's: CI's hour has room for one 64-node torus where
+# every node sends.
 TOPOS=torus:8x8:uni
 [ "${mcast_full:-0}" != 1 ] || TOPOS="$TOPOS torus:8x8:bi"
 for TOPO in $TOPOS; do

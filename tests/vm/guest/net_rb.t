@@ -18,7 +18,8 @@
 #  - a node killed in the middle of a stream of broadcasts, and then dead
 #    before a send: the sends report it failed, every live node still
 #    gets every message once, in order (the root's U-torus fallback);
-#  - torus:8x8, three senders at once; 4x4x4 all-port, two at once;
+#  - 4x4x4 all-port, two senders at once; torus:8x8, three at once (make
+#    vmcheck-full only, mcast_full: CI's hour);
 #    torus:3x3 refuses rb.
 
 # shellcheck source=tests/vm/guest/tap.sh
@@ -251,7 +252,7 @@ else
 fi
 run_ok "mcastbed down (torus:4x4)" mcastbed down
 
-if run_ok "mcastbed up torus:8x8" mcastbed up torus:8x8; then
+if [ "${mcast_full:-0}" = 1 ] && run_ok "mcastbed up torus:8x8" mcastbed up torus:8x8; then
 	run_ok "group 1: every node" mcastbed group 1 all
 	rb_round "8x8 rb, 3 senders" 64 2 100000 rb 0 27 63
 	run_ok "mcastbed down (torus:8x8)" mcastbed down
