@@ -61,6 +61,8 @@ udp_mib() { # NODE FIELD
 # over UDP, bursts of full datagrams leave in one send (UDP_SEGMENT) and
 # arrive in one read (UDP_GRO): after a 1 MiB round, node 0 (the source)
 # sent several datagrams per UDP send and the nodes read several per read
+# (at least 1.5 on average: how many coalesce depends on the timing, and
+# a slow machine read 1.98; without UDP_GRO it is 1)
 udp_offloads() {
 	_dg=$(netstat_of 0 tx_packets) _sk=$(udp_mib 0 OutDatagrams)
 	[ "$_sk" -gt 0 ] && [ "$_dg" -ge $((4 * _sk)) ] &&
@@ -72,9 +74,9 @@ udp_offloads() {
 		_sk=$((_sk + $(udp_mib "$_u" InDatagrams)))
 		_u=$((_u + 1))
 	done
-	[ "$_sk" -gt 0 ] && [ "$_dg" -ge $((2 * _sk)) ] &&
+	[ "$_sk" -gt 0 ] && [ $((2 * _dg)) -ge $((3 * _sk)) ] &&
 		pass "udp: receive offload: the nodes read $_dg datagrams in $_sk UDP reads" ||
-		fail "udp: receive offload: the nodes read 2 datagrams per UDP read" "$_dg in $_sk"
+		fail "udp: receive offload: the nodes read 1.5 datagrams per UDP read or more" "$_dg in $_sk"
 }
 
 # ---- data over each transport
