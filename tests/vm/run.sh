@@ -579,6 +579,14 @@ emit_records() {
 	done
 }
 
+# The ten guest tests that took longest, from the guest's "ran" markers
+# (what to look at when CI's hour gets tight).
+slowest_tests() { # CONSOLE
+	tr -d '\r' < "$1" |
+		awk -v m="$MARK" '$1 == m && $2 == "ran" { print $5, $3 }' |
+		sort -rn | awk 'NR <= 10 { printf "%s%s %d s", sep, $2, $1; sep = ", " }' || true
+}
+
 test_kernel() { # VER
 	local ver=$1 dir=$OUT/$1 t0 t1 qrc=0 failed_before=$nfailed tp
 	mkdir -p "$dir"
@@ -601,6 +609,7 @@ test_kernel() { # VER
 		-v qrc="$qrc" -v timeout="$VM_TIMEOUT" -v logfile="$dir/console.log" \
 		-f "$HERE/console.awk" "$dir/console.log")
 	timings+=("[$ver, $tp] boot, tests and power-off: $(((t1 - t0) / 1000)).$(((t1 - t0) % 1000 / 100)) s")
+	timings+=("[$ver] slowest tests: $(slowest_tests "$dir/console.log")")
 
 	if [ "$keep" = 0 ] && [ "$nfailed" = "$failed_before" ]; then
 		rm -rf "$dir/root" "$dir/initramfs.cpio.gz"
