@@ -168,8 +168,9 @@ SECOND_KERNEL_TESTS=(module_load vm_env mcast_dev mcast_genl dev_perms ctl_confi
 # send in turn, 4.5 minutes; net_all_senders.t has every node of a 4x4
 # and a 16-node bridge send at once in every run) and bed_switch (the
 # switch testbed's routes, 1.3 minutes; net_switch.t runs multicasts on
-# it).  This keeps CI under an hour on these machines: stop 34's took 83
-# minutes, 70 of them the first kernel's boot.
+# it).  This keeps CI under an hour on these machines (with them and
+# the 64-node testbeds tests leave to mcast_full, it took 83 minutes, 70
+# of them the first kernel's boot).
 FULL_ONLY_TESTS=(net_daemon64 net_every bed_switch)
 
 ntests=0

@@ -4,7 +4,8 @@
 # Every node sends at once: on a 4x4 bidirectional torus, a 16-node
 # bridge and, in make vmcheck-full only (mcast_full: CI's hour), an 8x8
 # bidirectional torus (net_every.t, also vmcheck-full's, sends from the
-# nodes of an 8x8 unidirectional one in turn), four groups of random members are made, and every node, all at the same time, sends two
+# nodes of an 8x8 unidirectional one in turn), four groups of random
+# members are made, and every node, all at the same time, sends two
 # messages (0 B and 3000 B) to a randomly chosen group and one (1400 B, in
 # completion mode) to its own random node list.  Every receiver must get
 # exactly the messages addressed to it, once each, byte-exact, in order per
