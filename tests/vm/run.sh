@@ -155,13 +155,15 @@ BAD_LOG='BUG:|WARNING:|Oops|Call Trace|refcount_t|kernel BUG at|Kernel panic|UBS
 # and the guarantees against a hostile sender (trust, keys, caps).  The
 # cluster algorithms above them (U-torus trees: net_utorus, 2 minutes;
 # net_transport sends multicasts over both transports here), the failure
-# handling and the testbed tool (net_fail_torus, bed_torus: 3 minutes)
-# are the same code on every kernel; the first kernel runs them all.
+# handling, the testbed tool (net_fail_torus, bed_torus: 3 minutes) and
+# the IR fabric's virtual latencies (net_vlat; net_irsim loads the fabric
+# on every kernel) are the same code on every kernel; the first kernel
+# runs them all.
 # This keeps CI under its time budget (make vmcheck-full runs everything
 # everywhere).
 SECOND_KERNEL_TESTS=(module_load vm_env mcast_dev mcast_genl dev_perms ctl_config
 	lib_api lib_hello mon_events net_transport net_trust net_key
-	net_irsim net_vlat net_caps)
+	net_irsim net_caps)
 # Scale tests that only VM_FULL=1 (make vmcheck-full) or naming them runs:
 # net_daemon64 (64 daemons, 3 minutes; net_daemon.t runs the same code on
 # 16 in every run), net_every (every node of a 4x4 and members of an 8x8

@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
 # mcastbed: build 4x4 uni, 4x4 bi, 2x2x2 and bridge:16 testbeds of netns
-# nodes; every node reaches every node address; the route between two
-# nodes, followed hop by hop with `ip route get`, is as long as the UTR/BTR
-# route mcastctl plan computes; every node is configured with its
-# coordinate and its peers; groups, netem and kill work; `mcastbed down`
-# leaves nothing behind.
+# nodes (and an 8x8, in make vmcheck-full); every node reaches every node
+# address; the route between two nodes, followed hop by hop with `ip route
+# get`, is as long as the UTR/BTR route mcastctl plan computes; every node
+# is configured with its coordinate and its peers; groups, netem and kill
+# work; `mcastbed down` leaves nothing behind.
 
 # shellcheck source=tests/vm/guest/tap.sh
 . /tests/tap.sh
@@ -163,9 +163,13 @@ up_check torus:4x4:bi torus:4x4:bi 16 "9 14" 4 4
 up_check torus:2x2x2 torus:2x2x2:uni 8 "0 5" 2 2 2
 up_check bridge:16 torus:16 16 "11" 16
 
-# the largest testbed the tests use: 64 nodes, 4032 routes and peers
+# the largest testbed the tests use: 64 nodes, 4032 routes and peers; in
+# make vmcheck-full only (mcast_full: CI's hour; net_modes.t brings an 8x8
+# up in every run)
 _t0=$(date +%s)
-if _out=$(mcastbed up torus:8x8 2>&1); then
+if [ "${mcast_full:-0}" != 1 ]; then
+	:
+elif _out=$(mcastbed up torus:8x8 2>&1); then
 	_dt=$(($(date +%s) - _t0))
 	if [ "$_dt" -lt 60 ]; then
 		pass "mcastbed up torus:8x8 in under a minute ($_dt s)"
@@ -180,9 +184,11 @@ else
 	skip "torus:8x8 routes" "not up"
 	skip "torus:8x8 ping" "not up"
 fi
-_t0=$(date +%s)
-run_ok "mcastbed down (torus:8x8)" mcastbed down
-diag "torus:8x8 down: $(($(date +%s) - _t0)) s"
+if [ "${mcast_full:-0}" = 1 ]; then
+	_t0=$(date +%s)
+	run_ok "mcastbed down (torus:8x8)" mcastbed down
+	diag "torus:8x8 down: $(($(date +%s) - _t0)) s"
+fi
 
 # groups, netem, kill on a small torus
 mcastbed up torus:3x3:bi > /dev/null 2>&1

@@ -16,9 +16,10 @@
 #  - a node-list send to 5 nodes likewise;
 #  - algo=binomial (a topology-blind tree over node ids) follows id order;
 #  - path-based algorithms are refused on a switched cluster;
-#  - on each example topology (fat tree, Figure 1, ring, lattice), from
-#    every node a node-list multicast to a random set: each destination
-#    once, in the planned step, from the planned sender, nothing more;
+#  - on each example topology (Figure 1, ring, lattice; the plain fat
+#    tree in make vmcheck-full only), from every node a node-list
+#    multicast to a random set: each destination once, in the planned
+#    step, from the planned sender, nothing more;
 #  - the same network run by mcastd (topology = switch:FILE): joins on
 #    four nodes reach every kernel with the R-chain by rank, and a
 #    multicast reaches the members once.
@@ -208,7 +209,12 @@ every_source() { # NAME
 	mcastbed down
 	rm -f "$W"/e.*
 }
-for t in fat-tree-16.topo paper-fig1.topo ring-6.topo lattice-16.topo; do
+# The plain fat tree (its hosts in up*-down* order) only in make
+# vmcheck-full (mcast_full: CI's hour); the round-robin one above is the
+# same tree with the harder numbering.
+TOPOS="paper-fig1.topo ring-6.topo lattice-16.topo"
+[ "${mcast_full:-0}" != 1 ] || TOPOS="fat-tree-16.topo $TOPOS"
+for t in $TOPOS; do
 	every_source "$t"
 done
 
