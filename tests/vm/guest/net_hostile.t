@@ -31,6 +31,20 @@
 # once that stream is forgotten (the fuzz below forgets idle ones after
 # 5 s) its floor would make node 0's real messages duplicates.)
 #
+# Young: node 1's ACKs and DONEs are dropped on its links (but ACKs
+# marked YOUNG), so node 0's transfer of a 20 KB message to it stays open
+# though node 1 has it; mcast_forge, on node 1's address and port, reads
+# the transfer's id off node 0's DATA and answers it with forged YOUNG
+# ACKs (docs/data-path.md, Incarnations), each with another incarnation:
+# one claiming node 1 was born after the transfer began (age 0) makes
+# node 0 give the transfer up, and 50 claiming it is old make node 0 send
+# the message again once (one rewind, the other 49 ignored), then give up
+# when node 1's real answer names its real incarnation.  Either way node
+# 0's send reports node 1 failed, node 1 delivers the message exactly
+# once, and node 0's next send completes.  (Without a key a peer's
+# address is all a forger needs: it can make a send fail, never deliver
+# twice or report a success that was not; with one, net_key.t.)
+#
 # Fuzz: over UDP and TCP, mcast_forge's fuzzer sends node 1 thousands of
 # random and mutated datagrams from node 3 (which node 1 does not know as
 # a peer) and from node 2 (a peer, as itself), while node 0 sends 20
@@ -186,6 +200,57 @@ late_message() {
 	is "$(delta "$dups0" "$(netstat_of 1 dups)")" 0 "$TP: ... M0 not as a duplicate (below the floor: forgotten, not known delivered)"
 }
 
+# node 0 sends a 20 KB message to the group; node 1, whose real answers
+# are held back, forges COPIES YOUNG ACKs for it, each with age COUNT ms
+# and an incarnation of its own (see the top)
+forged_young() { # DESC COUNT COPIES REWINDS
+	start_receivers
+	r0=$(netstat_of 0 rewinds)
+	# room for the forgery: its retries must outlast the listen below
+	retries=$(mcastbed exec 0 mcastctl -j node show | sed -n 's/.*"retries": *\([0-9]*\).*/\1/p')
+	run_ok "$TP: young, $1: node 0 retries 12 times" \
+		mcastbed exec 0 mcastctl node set retries 12
+	# (its first datagram, an ACK for no transfer, goes before the filter)
+	mcastbed exec 1 mcast_forge raw sport=$PORT "$(addr_of 0)" $PORT ack \
+		from=1 listen=5000 > "$W/young.l" 2>&1 &
+	yl=$!
+	sleep 1
+	run_ok "$TP: young, $1: node 1's answers are dropped, but YOUNG ones" \
+		drop_sent 1 add 2 0xfe 0 0x04
+	mcastbed exec 0 mcast_probe tx g:5 20000 wait=60000 > "$W/young.tx" 2>&1 &
+	yt=$!
+	wait "$yl"
+	xid=$(sed -n 's/^got data .* xid=\([0-9]*\) .*/\1/p' "$W/young.l" | head -n 1)
+	run_ok "$TP: young, $1: node 1 forges $3 YOUNG ACKs for transfer ${xid:-?}" \
+		mcastbed exec 1 mcast_forge raw sport=$PORT "$(addr_of 0)" $PORT ack \
+		from=1 xid="${xid:-0}" flags=4 step=4242 count="$2" n="$3"
+	sleep 1
+	run_ok "$TP: young, $1: node 1's answers go again" drop_sent 1 del
+	wait "$yt"
+	failed=$(sed -n 's/.* failed=\([0-9,]*\).*/\1/p' "$W/young.tx")
+	case ",$failed," in
+	*,1,*) pass "$TP: young, $1: node 0's send reports node 1 failed: $(cat "$W/young.tx")" ;;
+	*) fail "$TP: young, $1: node 0's send reports node 1 failed" "$(cat "$W/young.tx")" ;;
+	esac
+	is "$(delta "$r0" "$(netstat_of 0 rewinds)")" "$4" "$TP: young, $1: node 0 rewound $4 times"
+	sleep 1
+	stop_receivers
+	is "$(grep -c '^msg src=0 .* len=20000 .*ok=1' "$W/rx.1")" 1 \
+		"$TP: young, $1: node 1 delivered it once"
+	n2=$(grep -c '^msg src=0 .* len=20000 .*ok=1' "$W/rx.2")
+	case "$n2:,$failed," in
+	1:* | 0:*,2,*) pass "$TP: young, $1: node 2 delivered it once, or is reported failed ($n2)" ;;
+	*) fail "$TP: young, $1: node 2 delivered it once, or is reported failed" "$n2, failed=$failed" ;;
+	esac
+	run_ok "$TP: young, $1: node 0 retries ${retries:-6} times again" \
+		mcastbed exec 0 mcastctl node set retries "${retries:-6}"
+	out=$(mcastbed exec 0 mcast_probe tx g:5 700 wait=20000)
+	case $out in
+	*"rc=0 nfailed=0"*) pass "$TP: young, $1: node 0's next send completes" ;;
+	*) fail "$TP: young, $1: node 0's next send completes" "$out" ;;
+	esac
+}
+
 # fuzz while node 0 sends (see the top)
 fuzz() {
 	run_ok "$TP: node 1 forgets node 3" mcastbed exec 1 mcastctl peer del "$(coord 3)"
@@ -271,6 +336,8 @@ for TP in udp tcp; do
 	run_ok "$TP: group 5 is nodes 1 and 2" mcastbed group 5 "$(coord 1)" "$(coord 2)"
 	[ "$TP" = tcp ] || held_bound
 	[ "$TP" = tcp ] || late_message
+	[ "$TP" = tcp ] || forged_young "born after the transfer began" 0 1 0
+	[ "$TP" = tcp ] || forged_young "old" 4000000000 50 1
 	fuzz
 	mcastbed down > /dev/null 2>&1
 done

@@ -7,7 +7,7 @@
 #  - Every node gets key 1 (mcastctl node set key FILE); node show names
 #    its id, never the key; node 0's sends complete and arrive once.
 #  - A datagram from a peer's own address without the key (DATA, and
-#    ACK, BUSY and DONE to a sender), or sealed with another key or key
+#    ACK, BUSY, YOUNG and DONE to a sender), or sealed with another key or key
 #    id, or replayed, or too old, is dropped and counted in rx_bad_auth
 #    (before: a peer's address was all it took).
 #    mcast_forge seals with the right key (AF_ALG): such a message is
@@ -101,12 +101,13 @@ keyed_basics() {
 	is "$(bad_auth_delta "$b0")" 3 "$TP: node 1 counted the three in rx_bad_auth"
 	a0=$(netstat_of 0 rx_bad_auth)
 	# shellcheck disable=SC2086
-	run_ok "$TP: node 2 sends node 0 ACK, BUSY and DONE without the key" sh -c "
+	run_ok "$TP: node 2 sends node 0 ACK, BUSY, YOUNG and DONE without the key" sh -c "
 		mcastbed exec 2 mcast_forge $OPT $(addr_of 0) $PORT ack from=2 xid=1 cum=9 &&
 		mcastbed exec 2 mcast_forge $OPT $(addr_of 0) $PORT ack from=2 xid=1 flags=2 &&
+		mcastbed exec 2 mcast_forge $OPT $(addr_of 0) $PORT ack from=2 xid=1 flags=4 step=7 count=0 &&
 		mcastbed exec 2 mcast_forge $OPT $(addr_of 0) $PORT done from=2 xid=1 count=0"
 	sleep 1
-	is "$(delta "$a0" "$(netstat_of 0 rx_bad_auth)")" 3 "$TP: node 0 counted the three in rx_bad_auth"
+	is "$(delta "$a0" "$(netstat_of 0 rx_bad_auth)")" 4 "$TP: node 0 counted the four in rx_bad_auth"
 
 	# node 3 as an authenticated peer that sends garbage: 2000 fuzz
 	# datagrams sealed with key 1 (so they reach the parser), to a group

@@ -589,16 +589,20 @@ links_of() {
 # drop_done NODE add|del: a filter on NODE's links that drops the DONE
 # datagrams it sends: UDP over IPv4 whose header's type byte (after the 20
 # bytes of IP header and 8 of UDP) is 3; drop_answers: its ACKs and DONEs
-# (2 and 3)
+# (2 and 3).  drop_sent's FLAGS FLAGMASK narrow it to datagrams whose
+# flags byte (the next) has those bits.
 drop_done() { drop_sent "$1" "$2" 3 0xff; }
 drop_answers() { drop_sent "$1" "$2" 2 0xfe; }
-drop_sent() { # NODE add|del TYPE MASK
+drop_sent() { # NODE add|del TYPE MASK [FLAGS FLAGMASK]
+	_fl=''
+	[ -z "$6" ] || _fl="match u8 $5 $6 at 30"
 	for _l in $(links_of "$1"); do
 		if [ "$2" = add ]; then
 			mcastbed exec "$1" tc qdisc add dev "$_l" root handle 1: prio &&
+			# shellcheck disable=SC2086
 			mcastbed exec "$1" tc filter add dev "$_l" parent 1: protocol ip \
 				prio 1 u32 match ip protocol 17 0xff \
-				match u8 "$3" "$4" at 29 action drop || return 1
+				match u8 "$3" "$4" at 29 $_fl action drop || return 1
 		else
 			mcastbed exec "$1" tc qdisc del dev "$_l" root || return 1
 		fi
