@@ -154,8 +154,6 @@ up_check() {
 	is "$(ip -o link show | grep -vc ': lo:')" 0 "$_spec: no links left"
 }
 
-plan 56
-
 run_ok "insmod mcast.ko" insmod "$MCAST_KO"
 
 up_check torus:4x4:uni torus:4x4:uni 16 "0 13" 4 4
@@ -236,4 +234,5 @@ esac
 run_ok "mcastbed down (torus:2x2)" mcastbed down
 
 rmmod mcast
+done_testing
 tap_exit
