@@ -212,7 +212,6 @@ struct mcw_hdr {
 #define MCAST_INFLIGHT_BYTES	(16u << 20)
 #define MCAST_DONE_KEEP_MS	20000
 #define MCAST_WAIT_DEFAULT_MS	30000
-#define MCAST_GAP_MS		10000
 /*
  * Recursion-based broadcast: every transfer carries every node's prev,
  * so clusters up to this size; broadcasts a node assembles at once, and

@@ -26,6 +26,18 @@ module_param(stream_idle_ms, uint, 0644);
 MODULE_PARM_DESC(stream_idle_ms,
 		 "forget a (sender, group) stream's FIFO state after it was idle this many ms (default 90000)");
 
+/*
+ * A message held for a missing predecessor this long is delivered without
+ * it; the predecessor, should it come after all, is refused as late and
+ * reported failed to its sender.  A choice between waiting longer and
+ * failing sooner, not a bet on delays: longer suits a slower network (or
+ * kernel: make debugcheck stretches it).
+ */
+static unsigned int fifo_gap_ms = 10000;
+module_param(fifo_gap_ms, uint, 0644);
+MODULE_PARM_DESC(fifo_gap_ms,
+		 "deliver a message held for FIFO order without its missing predecessors after this many ms; they are refused as late if they come (default 10000, at least 100)");
+
 static int mcast_deliver_now(struct mcast_net *mn, struct mcast_msg *msg)
 {
 	struct mcast_group *g = NULL;
@@ -83,7 +95,7 @@ static void mcast_stream_block(struct mcast_net *mn,
 		mn->nblocked--;
 }
 
-/* The stream goes past lo..hi without them (MCAST_GAP_MS is over). */
+/* The stream goes past lo..hi without them (fifo_gap_ms is over). */
 static void mcast_gap_add(struct mcast_rstream *st, u64 lo, u64 hi)
 {
 	if (st->ngaps == MCAST_STREAM_GAPS) {
@@ -148,13 +160,13 @@ static void mcast_stream_drain(struct mcast_net *mn,
  * The timer's look at held messages: only streams that hold any, so its
  * cost follows the work due, not the streams remembered.  A blocked one
  * tries again (its receiver may have read, or stalled long enough to be
- * cut off).  A message held longer than MCAST_GAP_MS is delivered with
+ * cut off).  A message held longer than fifo_gap_ms is delivered with
  * every one before it: what it waits for will not come (the sender gave
  * up on this node, or lied).
  */
 void mcast_streams_skip_gaps(struct mcast_net *mn)
 {
-	unsigned long gap = msecs_to_jiffies(MCAST_GAP_MS);
+	unsigned long gap = msecs_to_jiffies(max(READ_ONCE(fifo_gap_ms), 100U));
 	struct mcast_rstream *st, *tmp;
 	struct mcast_held *hd;
 	u64 upto;

@@ -15,7 +15,8 @@
 #
 # Late: refused and reported, never out of order.  Node 3's message M2,
 # relayed by node 0, arrives at node 1 before M1, its predecessor; node 1
-# holds M2 for the gap time (10 s), then delivers it and stops waiting.
+# holds M2 for the gap time (fifo_gap_ms, made 3 s here), then delivers
+# it and stops waiting.
 # M1, a transfer still within its lifetime, arrives after that: node 1
 # does not deliver it (that would break FIFO), counts it in `late` and
 # answers DONE with itself in the failed list, so the sender hears M1
@@ -171,8 +172,10 @@ late_message() {
 		mcastbed exec 0 mcast_forge raw sport=$PORT "$(addr_of 1)" $PORT data \
 			from=0 src=3 group=5 xid="$1" seq="$2" piece=1:"$3" text="$4" listen=3000
 	}
+	run_ok "$TP: the gap time is 3 s" sh -c 'echo 3000 > /sys/module/mcast/parameters/fifo_gap_ms'
 	run_ok "$TP: M2 reaches node 1 first" as0 7001 $((S + 2)) $((S + 1)) late2
-	sleep 10
+	sleep 4
+	echo 10000 > /sys/module/mcast/parameters/fifo_gap_ms
 	as0 7000 $((S + 1)) 0 late1 > "$W/late1"
 	as0 7002 $((S + 1)) 0 late1 > "$W/late1again"
 	# M0 comes after node 3's stream itself was forgotten (idle 2 s here)

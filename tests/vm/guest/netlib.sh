@@ -27,7 +27,7 @@ insmod_scaled() {
 	insmod "$MCAST_KO" "$@" || return
 	_ts=${mcast_time_scale:-1}
 	[ "$_ts" -gt 1 ] || return 0
-	for _tp in transfer_lifetime_ms stream_idle_ms rx_stall_ms; do
+	for _tp in transfer_lifetime_ms stream_idle_ms rx_stall_ms fifo_gap_ms; do
 		_tf=/sys/module/mcast/parameters/$_tp
 		echo $(($(cat "$_tf") * _ts)) > "$_tf" || return
 	done
