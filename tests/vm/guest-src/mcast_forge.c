@@ -37,7 +37,7 @@
  * the result flipped: malformed, truncated and merely surprising input.
  * listen=MS (raw only): then, for MS ms, prints what the node at ADDR PORT
  * answers to sport (the raw socket sees a copy of every UDP datagram that
- * comes in), a line each:
+ * comes in), a line each, as it comes:
  *   got TYPE flags=F from=N xid=X seq=S count=C frag=F cum=C [ids=ID,..]
  * (ids: a DONE's failed list).
  * Prints "sent N" and exits 0, or says why not and exits 1.
@@ -490,6 +490,7 @@ static void listen_raw(const struct out *o, int ms)
 		    u.source != o->to.sin6_port || ntohs(u.dest) != o->sport)
 			continue;
 		print_answer(pkt + off + sizeof(u), n - off - sizeof(u));
+		fflush(stdout);	/* a test may act on a line before the end */
 	}
 	fflush(stdout);
 }

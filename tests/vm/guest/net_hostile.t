@@ -209,24 +209,28 @@ late_message() {
 forged_young() { # DESC COUNT COPIES REWINDS
 	start_receivers
 	r0=$(netstat_of 0 rewinds)
-	# room for the forgery: its retries must outlast the listen below
+	# room for the forgery: node 0 must not give node 1 up before it
 	retries=$(mcastbed exec 0 mcastctl -j node show | sed -n 's/.*"retries": *\([0-9]*\).*/\1/p')
-	run_ok "$TP: young, $1: node 0 retries 12 times" \
-		mcastbed exec 0 mcastctl node set retries 12
-	# (its first datagram, an ACK for no transfer, goes before the filter)
-	mcastbed exec 1 mcast_forge raw sport=$PORT "$(addr_of 0)" $PORT ack \
-		from=1 listen=5000 > "$W/young.l" 2>&1 &
-	yl=$!
-	sleep 1
+	run_ok "$TP: young, $1: node 0 retries 20 times" \
+		mcastbed exec 0 mcastctl node set retries 20
 	run_ok "$TP: young, $1: node 1's answers are dropped, but YOUNG ones" \
 		drop_sent 1 add 2 0xfe 0 0x04
+	# the listener's own first datagram is a YOUNG ACK for no transfer (id
+	# 0 is never one): it passes the filter, and node 0 ignores it
+	mcastbed exec 1 mcast_forge raw sport=$PORT "$(addr_of 0)" $PORT ack \
+		from=1 flags=4 listen=30000 > "$W/young.l" 2>&1 &
+	yl=$!
+	sleep 1
 	mcastbed exec 0 mcast_probe tx g:5 20000 wait=60000 > "$W/young.tx" 2>&1 &
 	yt=$!
-	wait "$yl"
+	wait_lines 1 '^got data' "$W/young.l"
 	xid=$(sed -n 's/^got data .* xid=\([0-9]*\) .*/\1/p' "$W/young.l" | head -n 1)
 	run_ok "$TP: young, $1: node 1 forges $3 YOUNG ACKs for transfer ${xid:-?}" \
 		mcastbed exec 1 mcast_forge raw sport=$PORT "$(addr_of 0)" $PORT ack \
 		from=1 xid="${xid:-0}" flags=4 step=4242 count="$2" n="$3"
+	kill "$yl" 2>/dev/null
+	pkill -f "mcast_forge raw sport=$PORT .* listen=30000" 2>/dev/null
+	wait "$yl" 2>/dev/null
 	sleep 1
 	run_ok "$TP: young, $1: node 1's answers go again" drop_sent 1 del
 	wait "$yt"
