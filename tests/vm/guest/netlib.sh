@@ -590,7 +590,7 @@ links_of() {
 # datagrams it sends: UDP over IPv4 whose header's type byte (after the 20
 # bytes of IP header and 8 of UDP) is 3; drop_answers: its ACKs and DONEs
 # (2 and 3).  drop_sent's FLAGS FLAGMASK narrow it to datagrams whose
-# flags byte (the next) has those bits.
+# flags byte (the next), masked with FLAGMASK, is FLAGS.
 drop_done() { drop_sent "$1" "$2" 3 0xff; }
 drop_answers() { drop_sent "$1" "$2" 2 0xfe; }
 drop_sent() { # NODE add|del TYPE MASK [FLAGS FLAGMASK]
