@@ -82,17 +82,13 @@ ms_now() {
 	awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime
 }
 
-# set_retries N: every node's (all at once: TCG is slow to start processes);
-# on a slow kernel (mcast_time_scale, make debugcheck: kill and repair
-# took 24 s there) N times that, up to the most a node takes (100)
+# set_retries N: every node's (all at once: TCG is slow to start processes)
 # shellcheck disable=SC2317 # called through run_ok
 set_retries() {
 	_pids=''
 	_u=0
-	_r=$(($1 * ${mcast_time_scale:-1}))
-	[ "$_r" -le 100 ] || _r=100
 	while [ "$_u" -lt "$N" ]; do
-		ip netns exec "mcb$_u" mcastctl node set retries "$_r" &
+		ip netns exec "mcb$_u" mcastctl node set retries "$1" &
 		_pids="$_pids $!"
 		_u=$((_u + 1))
 	done
