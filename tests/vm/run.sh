@@ -73,7 +73,8 @@ they are not given), VM_KERNEL_ARGS (kernel command line words, default
 mitigations=off), VM_KERNEL_ROOT (where boot/ and lib/modules/ are,
 default /; make debugcheck points it at its own kernel's tree), VM_TIMEOUT (s per boot, default 4200), TEST_TIMEOUT (s per guest
 test, default 600), VM_MEM (MiB, default 1024), VM_TIME_SCALE (receivers in
-the guest wait that many times longer: a slow kernel), QEMU, VM_OUT (work directory,
+the guest wait that many times longer: a slow kernel), VM_TAP_TIMES=1 (each
+result carries the guest's uptime: where a test spends its time), QEMU, VM_OUT (work directory,
 default build/vm), VM_TRANSPORT (the transport mcastbed gives the nodes in
 every boot; default udp, with the guarantee tests of TCP_ALSO run once
 more on tcp).
@@ -750,6 +751,8 @@ main() {
 	[ "${VM_FULL:-0}" != 1 ] || EXTRA_APPEND+=" mcast_full=1"
 	# A slow kernel's (make debugcheck's): receivers wait that much longer.
 	[ -z "${VM_TIME_SCALE:-}" ] || EXTRA_APPEND+=" mcast_time_scale=$VM_TIME_SCALE"
+	# Where a test spends its time: the guest's uptime on each result.
+	[ "${VM_TAP_TIMES:-0}" != 1 ] || EXTRA_APPEND+=" mcast_tap_times=1"
 	t0=$(now_ms)
 	build_userspace
 	for ver in "${kernels[@]}"; do

@@ -38,16 +38,24 @@ diag() {
 	printf '%s\n' "$@" | sed '/^$/d; s/^/# /'
 }
 
+# VM_TAP_TIMES=1 on the host: each result carries the guest's uptime, to
+# see where a test spends its time
+_tap_when() {
+	[ "${mcast_tap_times:-0}" = 1 ] || return 0
+	read -r _up _ < /proc/uptime
+	printf ' [%ss]' "${_up%.*}"
+}
+
 pass() {
 	_tap_n=$((_tap_n + 1))
-	echo "ok $_tap_n - $1"
+	echo "ok $_tap_n - $1$(_tap_when)"
 }
 
 # fail DESC [DIAGNOSTIC...]
 fail() {
 	_tap_n=$((_tap_n + 1))
 	_tap_failed=$((_tap_failed + 1))
-	echo "not ok $_tap_n - $1"
+	echo "not ok $_tap_n - $1$(_tap_when)"
 	shift
 	[ $# -eq 0 ] || diag "$@"
 }
