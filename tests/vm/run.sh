@@ -152,29 +152,30 @@ BAD_LOG='BUG:|WARNING:|Oops|Call Trace|refcount_t|kernel BUG at|Kernel panic|UBS
 # The tests every kernel after the first runs when no TEST is named and
 # VM_FULL is not 1: those that exercise the kernel interfaces that differ
 # between releases (module load, char device, generic netlink and its
-# permissions, the sockets of both transports, events, user namespaces)
-# and the guarantees against a hostile sender (trust, keys, caps).  The
+# permissions, the sockets of both transports, events, user namespaces,
+# the crypto API of cluster keys, memcg charges and socket buffer limits,
+# and what the IR fabric module takes from the kernel: irsim_smoke).  The
 # cluster algorithms above them (U-torus trees: net_utorus, 2 minutes;
 # net_transport sends multicasts over both transports here), the failure
-# handling, the testbed tool (net_fail_torus, bed_torus: 3 minutes) and
-# the IR fabric's virtual latencies (net_vlat; net_irsim loads the fabric
-# on every kernel) are the same code on every kernel; the first kernel
-# runs them all.
-# This keeps CI under its time budget (make vmcheck-full runs everything
-# everywhere).
+# handling, the testbed tool (net_fail_torus, bed_torus: 3 minutes), the
+# source checks of net_trust (the same recvmsg as net_transport's) and the
+# fabric's algorithms and virtual latencies (net_irsim, net_vlat: 2.5
+# minutes) are the same code on every kernel; the first kernel runs them
+# all.  This keeps CI under its time budget (make vmcheck-full runs
+# everything everywhere).
 SECOND_KERNEL_TESTS=(module_load vm_env mcast_dev mcast_genl dev_perms ctl_config
-	lib_api lib_hello mon_events net_transport net_trust net_key
-	net_irsim net_caps)
-# Scale tests that only VM_FULL=1 (make vmcheck-full) or naming them runs:
-# net_daemon64 (64 daemons, 3 minutes; net_daemon.t runs the same code on
-# 16 in every run), net_every (every node of a 4x4 and members of an 8x8
-# send in turn, 4.5 minutes; net_all_senders.t has every node of a 4x4
-# and a 16-node bridge send at once in every run) and bed_switch (the
-# switch testbed's routes, 1.3 minutes; net_switch.t runs multicasts on
-# it).  This keeps CI under an hour on these machines (with them and
+	lib_api lib_hello mon_events net_transport net_key irsim_smoke net_caps)
+# Tests that only VM_FULL=1 (make vmcheck-full) or naming them runs on the
+# first kernel: net_daemon64 (64 daemons, 3 minutes; net_daemon.t runs
+# the same code on 16 in every run), net_every (every node of a 4x4 and
+# members of an 8x8 send in turn, 4.5 minutes; net_all_senders.t has every
+# node of a 4x4 and a 16-node bridge send at once in every run),
+# bed_switch (the switch testbed's routes, 1.3 minutes; net_switch.t runs
+# multicasts on it) and irsim_smoke (the later kernels' part of
+# net_irsim.t).  This keeps CI under an hour on these machines (with them and
 # the 64-node testbeds tests leave to mcast_full, it took 83 minutes, 70
 # of them the first kernel's boot).
-FULL_ONLY_TESTS=(net_daemon64 net_every bed_switch)
+FULL_ONLY_TESTS=(net_daemon64 net_every bed_switch irsim_smoke)
 
 ntests=0
 nfailed=0
