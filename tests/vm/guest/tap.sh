@@ -39,23 +39,26 @@ diag() {
 }
 
 # VM_TAP_TIMES=1 on the host: each result carries the guest's uptime, to
-# see where a test spends its time
-_tap_when() {
-	[ "${mcast_tap_times:-0}" = 1 ] || return 0
-	read -r _up _ < /proc/uptime
-	printf ' [%ss]' "${_up%.*}"
+# see where a test spends its time (read, a builtin: no process per result)
+_tap_line() {
+	if [ "${mcast_tap_times:-0}" = 1 ]; then
+		read -r _up _ < /proc/uptime
+		echo "$1 [${_up%.*}s]"
+	else
+		echo "$1"
+	fi
 }
 
 pass() {
 	_tap_n=$((_tap_n + 1))
-	echo "ok $_tap_n - $1$(_tap_when)"
+	_tap_line "ok $_tap_n - $1"
 }
 
 # fail DESC [DIAGNOSTIC...]
 fail() {
 	_tap_n=$((_tap_n + 1))
 	_tap_failed=$((_tap_failed + 1))
-	echo "not ok $_tap_n - $1$(_tap_when)"
+	_tap_line "not ok $_tap_n - $1"
 	shift
 	[ $# -eq 0 ] || diag "$@"
 }
