@@ -210,7 +210,7 @@ check_round() {
 		_u=$((_u + 1))
 	done
 	if [ "$_miss" -gt 0 ] && [ "$_miss" -le "$_reported" ]; then
-		diag "$_desc: missed, and reported failed to the sender (unreached +$_reported):$_missed"
+		diag "$_desc: missed, and reported failed to the sender ($_reported):$_missed"
 	else
 		_bad="$_bad$_missed" _missids=''
 	fi
@@ -310,10 +310,23 @@ round() {
 		fail "$_desc: receivers ready" "$(cat "$W"/rx.*)"
 		return
 	fi
-	# what the sender reports failed, where nobody waits to hear it
+	# what the sender reports failed, where nobody waits to hear it: its
+	# node's unreached counts what the source itself gave up on; with
+	# FAIL_OK the failures found further down the tree (a late message
+	# refused, a child a forwarder gave up on) count too, and only the
+	# sender's send-failed events name them all
+	_evpid=''
 	case " $* " in
 	*" wait"*) _unr0=0 ;;
-	*) _unr0=$(netstat_of "$_src" unreached) ;;
+	*) _unr0=$(netstat_of "$_src" unreached)
+		if [ "${FAIL_OK:-0}" = 1 ]; then
+			: > "$W/ev.round"
+			/usr/local/bin/ip netns exec "mcb$_src" /usr/local/bin/mcast_probe \
+				watch 600000 > "$W/ev.round" 2>&1 &
+			_evpid=$!
+			wait_lines 1 '^watching' "$W/ev.round" ||
+				diag "$_desc: the sender's event watcher did not subscribe"
+		fi ;;
 	esac
 	_t0=$(date +%s)
 	/usr/local/bin/ip netns exec "mcb$_src" /usr/local/bin/mcast_probe tx "$_target" "$_sizes" \
@@ -344,7 +357,25 @@ round() {
 	*)
 		is "$_rc" 0 "$_desc: sender exits 0"
 		_rep=$(delta "$_unr0" "$(netstat_of "$_src" unreached)")
-		[ "$_rep" != none ] || _rep=0 ;;
+		[ "$_rep" != none ] || _rep=0
+		if [ -n "$_evpid" ]; then
+			# the last DONE may still be on its way up the tree
+			_i=0
+			while [ "$_i" -lt 60 ] &&
+				[ "$(netstat_of "$_src" transfers)" != 0 ]; do
+				sleep 0.5
+				_i=$((_i + 1))
+			done
+			kill "$_evpid" 2>/dev/null
+			wait "$_evpid" 2>/dev/null
+			# event send-failed group=G seq=S nodes=ID,.. trunc=0|1
+			_failids=$(sed -n 's/^event send-failed .* nodes=\([0-9,]*\) .*/\1/p' \
+				"$W/ev.round" | tr ',' '\n' | grep . | sort -un | tr '\n' ' ')
+			_nev=$(sed -n 's/^event send-failed .* nodes=\([0-9,]*\) .*/\1/p' \
+				"$W/ev.round" | tr ',' '\n' | grep -c .)
+			[ "$_nev" -le "$_rep" ] || _rep=$_nev
+			[ -z "$_failids" ] || diag "$_desc: send-failed events name $_failids"
+		fi ;;
 	esac
 	[ "$_rc" = 0 ] || diag "$(cat "$W/tx")"
 	_algo=${ALGO:-u-torus}
