@@ -169,7 +169,7 @@ SECOND_KERNEL_TESTS=(module_load vm_env mcast_dev mcast_genl dev_perms ctl_confi
 # first kernel: net_daemon64 (64 daemons, 3 minutes; net_daemon.t runs
 # the same code on 16 in every run), net_every (every node of a 4x4 and
 # members of an 8x8 send in turn, 4.5 minutes; net_all_senders.t has every
-# node of a 4x4 and a 16-node bridge send at once in every run),
+# node of a 4x4 send at once in every run),
 # bed_switch (the switch testbed's routes, 1.3 minutes; net_switch.t runs
 # multicasts on it) and irsim_smoke (the later kernels' part of
 # net_irsim.t).  This keeps CI under an hour on these machines (with them and
