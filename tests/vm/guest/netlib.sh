@@ -536,11 +536,7 @@ check_fail_stream() {
 		fail "completion mode: sends after the death list node $_dead as failed, nothing else" \
 			"$(cat "$W/tx")"
 	fi
-	if tail -n 1 "$W/tx" | grep -q "failed=$_dead\$"; then
-		pass "the last send lists node $_dead"
-	else
-		fail "the last send lists node $_dead" "$(cat "$W/tx")"
-	fi
+	check_last_send_lists "$_dead"
 	check_fail_peer_down "$_dead" "$_par"
 }
 
@@ -561,12 +557,17 @@ check_fail_stream_slowed() {
 	done
 	is "$_bad" "" "slowed guest: each live node got each message once, byte-exact, in order, or its send listed it failed"
 	diag "slowed guest: the sends' failed lists:" "$(sed -n 's/.*\(rc=.*\)/\1/p' "$W/tx" | sort | uniq -c)"
-	if tail -n 1 "$W/tx" | grep -qE "failed=(.*,)?$2(,|\$)"; then
-		pass "the last send lists node $2"
-	else
-		fail "the last send lists node $2" "$(cat "$W/tx")"
-	fi
+	check_last_send_lists "$2"
 	check_fail_peer_down "$2" "$3"
+}
+
+# check_last_send_lists DEAD: the stream's last send names DEAD failed
+check_last_send_lists() {
+	if tail -n 1 "$W/tx" | grep -qE "failed=(.*,)?$1(,|\$)"; then
+		pass "the last send lists node $1"
+	else
+		fail "the last send lists node $1" "$(cat "$W/tx")"
+	fi
 }
 
 # check_fail_peer_down DEAD PARENT: PARENT's watcher saw PEER_DOWN for
