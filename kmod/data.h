@@ -167,7 +167,8 @@ struct mcw_hdr {
 				 */
 	__be32 msg_len;		/* DATA: message bytes */
 	__be32 count;		/* DATA: piece entries; DONE: failed nodes;
-				 * ACK with MCW_F_YOUNG: the node's age, ms
+				 * ACK with MCW_F_YOUNG: the node's age, ms;
+				 * other ACKs: the receiving job's epoch
 				 */
 	__be32 frag;		/* DATA: this fragment; ACK: the one acked */
 	__be32 cum;		/* ACK: fragments below it all received;
@@ -263,6 +264,10 @@ struct mcast_job {
 	u64 seq;
 	u32 msg_len, count, total, nfrags, nrecv;
 	u32 cum;			/* fragments below it all received */
+	u32 epoch;			/* receiver: its number among this
+					 * life's receiving jobs, never 0 (its
+					 * ACKs' count: mcast_tx_child_job())
+					 */
 	bool started;			/* the piece is known, forwarding began */
 	unsigned long *have;		/* fragments received */
 	u8 *pbuf;			/* received piece entries */
@@ -325,6 +330,7 @@ struct mcast_tx {
 	bool data_own;			/* @data is its own (freed with it) */
 	u32 xid, to, step, len;
 	u32 child_inc;			/* the child's incarnation (0: unheard) */
+	u32 child_epoch;		/* its job's epoch (0: unheard) */
 	u32 *nodes;			/* the piece, receiver first */
 	u64 *prevs;
 	u8 *pbuf;			/* the piece as sent (the worm's) */

@@ -461,7 +461,32 @@ static void mcast_tx_young(struct mcast_net *mn, struct mcast_tx *tx,
 		return;
 	}
 	tx->child_inc = inc;
+	tx->child_epoch = 0;	/* its new life numbers its jobs anew */
 	mcast_tx_rewind(mn, tx, 0);
+}
+
+/*
+ * Which of the child's receiving jobs for @tx an ACK speaks for, by the
+ * @epoch it carries (a child numbers its jobs as it makes them): 1 for a
+ * newer one than before (the child lost the transfer and took it up
+ * again: its lower cum is where it is), -1 for an older one (an ACK
+ * reordered or duplicated on the way, from before that: it says nothing),
+ * 0 for the same job.  Only the first may rewind (after a timeout): a
+ * late ACK of the same job, reordered past the timeout, did before.
+ */
+static int mcast_tx_child_job(struct mcast_tx *tx, u32 epoch)
+{
+	s32 d = epoch - tx->child_epoch;
+
+	if (!epoch)	/* a peer that does not number them: as before */
+		return 1;
+	if (!tx->child_epoch || d > 0) {
+		bool newer = tx->child_epoch;
+
+		tx->child_epoch = epoch;
+		return newer;
+	}
+	return d < 0 ? -1 : 0;
 }
 
 void mcast_rx_ack(struct mcast_net *mn, const struct mcw_hdr *h,
@@ -470,6 +495,7 @@ void mcast_rx_ack(struct mcast_net *mn, const struct mcw_hdr *h,
 	struct mcast_tx *tx = xa_load(&mn->txs, be32_to_cpu(h->xid));
 	u64 sack = blen >= 8 ? get_unaligned_be64(body) : 0;
 	u32 cum, i, nacked;
+	int job;
 
 	/* a queued transfer has sent nothing: an ACK for it is no answer */
 	if (!tx || tx->to != from || tx->queued)
@@ -485,10 +511,13 @@ void mcast_rx_ack(struct mcast_net *mn, const struct mcw_hdr *h,
 		tx->busy = true;
 		return;
 	}
+	job = mcast_tx_child_job(tx, be32_to_cpu(h->count));
+	if (job < 0)
+		return;		/* from a job the child has replaced */
 	cum = min(be32_to_cpu(h->cum), tx->nfrags);
 	cum = min(cum, tx->next);
 	if (cum < tx->cum) {
-		if (tx->tries)
+		if (job > 0 && tx->tries)
 			mcast_tx_rewind(mn, tx, cum);
 		return;		/* else a late ACK: it says nothing new */
 	}

@@ -36,6 +36,7 @@ static void mcast_send_ack(struct mcast_net *mn, struct mcast_job *job,
 	mcw_init(&h, mn, MCW_ACK, job->src, job->xid, job->seq);
 	if (probe)
 		h.flags |= MCW_F_PROBE;
+	h.count = cpu_to_be32(job->epoch);
 	h.frag = cpu_to_be32(frag);
 	h.cum = cpu_to_be32(job->state == JOB_RX ? job->cum : job->nfrags);
 	for (i = 1; job->state == JOB_RX && i < 64 &&
@@ -402,6 +403,7 @@ static struct mcast_job *mcast_job_new_rx(struct mcast_net *mn,
 		mcast_obj_free(job, MCAST_OBJ_JOB);
 		return ERR_PTR(-ENOMEM);
 	}
+	job->epoch = ++mn->rx_epoch ?: ++mn->rx_epoch;
 	job->stamp = jiffies;
 	list_add_tail(&job->link, &mn->jobs);
 	mn->rx_mem += total;

@@ -197,6 +197,7 @@ struct mcast_net {
 	struct xarray rjobs;		/* (parent, xid) -> receiving job */
 	struct xarray txs;		/* xid -> struct mcast_tx */
 	u32 next_xid;
+	u32 rx_epoch;			/* receiving jobs made (mcast_job.epoch) */
 	u32 incarnation;		/* this life of the node: random, not 0 */
 	unsigned long born;		/* jiffies: this life began */
 	struct xarray tx_streams;	/* group -> per-destination last seq */
