@@ -184,10 +184,20 @@ if [ -n "$lost" ] || [ "${got#* }" != "once, in order" ] || [ "$(gepoch 0)" != "
 		"node 0's mcastd: $(tail -30 "$STATE/mcastd.0.log")" \
 		"node 13's mcastd: $(tail -30 "$STATE/mcastd.13.log")"
 fi
-is "$(grep -c '^sent' "$W/tx.k") ${got#* } ${lost:-none}" "40 once, in order none" \
-	"node 13 got each of the 40 messages once ($got) across its daemon's restart, or the sender named it ($named)"
-is "$(gepoch 13)" "$ep" "the restart changed nothing in node 13's kernel (epoch $ep)"
-is "$(gepoch 0)" "$ep0" "... nor in the sender's (epoch $ep0)"
+if [ "${mcast_time_scale:-1}" -gt 1 ] &&
+	grep -q '(id 13): suspect -> dead' "$STATE/mcastd.0.log"; then
+	# A slowed guest (make debugcheck): the restart outlasted node 0's
+	# failure detector (suspect 4 s + dead 4 s), which took node 13 out
+	# of group 40 meanwhile, and what was sent then was not owed to it.
+	# What still holds: what it got, it got once and in order.
+	is "$(grep -c '^sent' "$W/tx.k") ${got#* }" "40 once, in order" \
+		"node 13 got what it got once and in order ($got) across its daemon's restart (slowed guest: node 0 took it for dead meanwhile)"
+else
+	is "$(grep -c '^sent' "$W/tx.k") ${got#* } ${lost:-none}" "40 once, in order none" \
+		"node 13 got each of the 40 messages once ($got) across its daemon's restart, or the sender named it ($named)"
+	is "$(gepoch 0)" "$ep0" "the restart changed nothing in the sender's kernel (epoch $ep0)"
+fi
+is "$(gepoch 13)" "$ep" "... nor in node 13's (epoch $ep)"
 if s=$(converge 40 '[[0,3],[3,1]]' 30); then
 	pass "after the restart the members are still 0,3 3,1 everywhere"
 else
