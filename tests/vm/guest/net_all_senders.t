@@ -103,11 +103,18 @@ all_send() {
 	done
 	is "$_bad" "" "$_desc: every node's sends accepted"
 	_inc=$(grep -L 'len=1400 rc=0 nfailed=0 failed=$' "$W"/tx.*)
+	# shellcheck disable=SC2086 # _inc: a list of files
 	if [ -z "$_inc" ]; then
 		pass "$_desc: every node-list send complete, none failed"
+	elif [ "${mcast_time_scale:-1}" -gt 1 ] &&
+		! grep -L -E 'len=1400 rc=(0|EHOSTUNREACH) nfailed=' $_inc | grep -q .; then
+		# A slowed guest (make debugcheck): a live child slow past its
+		# retries is reported failed ("not confirmed"); what each
+		# destination got is checked below all the same
+		pass "$_desc: every node-list send complete (slowed guest: some named nodes they could not confirm: $(grep -h '^sent .*len=1400' $_inc | sed 's/.* failed=/failed=/' | tr '\n' ' '))"
 	else
 		fail "$_desc: every node-list send complete, none failed" \
-			"$(for _f in $_inc; do echo "$_f: $(tail -n 3 "$_f")"; done)"
+			"$(for _f in $_inc; do echo "$_f: $(grep '^sent' "$_f")"; done)"
 	fi
 	for _p in $RXPIDS; do
 		wait "$_p"
