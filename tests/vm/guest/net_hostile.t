@@ -46,6 +46,16 @@
 # address is all a forger needs: it can make a send fail, never deliver
 # twice or report a success that was not; with one, net_key.t.)
 #
+# Epoch: node 1's ACKs and DONEs are dropped again; mcast_forge, on its
+# address and port, answers node 0's transfer of a 300 KB message with
+# one ACK claiming a receiving job 2^30 epochs newer than node 1's own
+# (ACKs name the child's job, docs/data-path.md "Per-hop reliability").
+# Node 1's real ACKs then look older and say nothing, so node 0's window
+# cannot move: its send must end at the transfer's lifetime reporting
+# node 1 failed (not hang, not report a success), node 1 must not deliver
+# the message, and node 0's next send completes.  (Before ACKs named the job, node 1's real ACKs
+# moved the window and the send completed.)
+#
 # Fuzz: over UDP and TCP, mcast_forge's fuzzer sends node 1 thousands of
 # random and mutated datagrams from node 3 (which node 1 does not know as
 # a peer) and from node 2 (a peer, as itself), while node 0 sends 20
@@ -258,6 +268,64 @@ forged_young() { # DESC COUNT COPIES REWINDS
 	esac
 }
 
+# node 0 sends a 300 KB message (more than a transfer's window of 64
+# fragments) to the group; node 1, its answers held back, forges one ACK
+# for it naming a receiving job 2^30 epochs newer than its own (see the
+# top)
+forged_epoch() {
+	start_receivers
+	retries=$(mcastbed exec 0 mcastctl -j node show | sed -n 's/.*"retries": *\([0-9]*\).*/\1/p')
+	# node 0 must not give node 1 up while its answers are held back; the
+	# transfer's lifetime (5 s here) ends it once they are ignored, and
+	# node 1 then waits the gap time (3 s here) for the lost message
+	run_ok "$TP: epoch: node 0 retries 20 times" mcastbed exec 0 mcastctl node set retries 20
+	echo 5000 > /sys/module/mcast/parameters/transfer_lifetime_ms
+	echo 3000 > /sys/module/mcast/parameters/fifo_gap_ms
+	# all but the forgery, which sets an ACK flag no one reads (0x08) so
+	# that it passes the filter on node 1's own links
+	run_ok "$TP: epoch: node 1's ACKs and DONEs are dropped" drop_sent 1 add 2 0xfe 0 0x08
+	mcastbed exec 1 mcast_forge raw sport=$PORT "$(addr_of 0)" $PORT ack \
+		from=1 flags=4 listen=30000 > "$W/epoch.l" 2>&1 &
+	yl=$!
+	sleep 1
+	mcastbed exec 0 mcast_probe tx g:5 300000 wait=60000 > "$W/epoch.tx" 2>&1 &
+	yt=$!
+	wait_lines 1 '^got data' "$W/epoch.l"
+	xid=$(sed -n 's/^got data .* xid=\([0-9]*\) .*/\1/p' "$W/epoch.l" | head -n 1)
+	run_ok "$TP: epoch: node 1 forges an ACK of epoch 2^30 for transfer ${xid:-?}" \
+		mcastbed exec 1 mcast_forge raw sport=$PORT "$(addr_of 0)" $PORT ack \
+		from=1 xid="${xid:-0}" flags=8 count=1073741824
+	kill "$yl" 2>/dev/null
+	pkill -f "mcast_forge raw sport=$PORT .* listen=30000" 2>/dev/null
+	wait "$yl" 2>/dev/null
+	run_ok "$TP: epoch: node 1's answers go again" drop_sent 1 del
+	wait "$yt"
+	failed=$(sed -n 's/.* failed=\([0-9,]*\).*/\1/p' "$W/epoch.tx")
+	case ",$failed," in
+	*,1,*) pass "$TP: epoch: node 0's send reports node 1 failed: $(cat "$W/epoch.tx")" ;;
+	*) fail "$TP: epoch: node 0's send reports node 1 failed" "$(cat "$W/epoch.tx")" ;;
+	esac
+	echo 60000 > /sys/module/mcast/parameters/transfer_lifetime_ms
+	run_ok "$TP: epoch: node 0 retries ${retries:-6} times again" \
+		mcastbed exec 0 mcastctl node set retries "${retries:-6}"
+	out=$(mcastbed exec 0 mcast_probe tx g:5 700 wait=20000)
+	echo 10000 > /sys/module/mcast/parameters/fifo_gap_ms
+	case $out in
+	*"rc=0 nfailed=0"*) pass "$TP: epoch: node 0's next send completes" ;;
+	*) fail "$TP: epoch: node 0's next send completes" "$out" ;;
+	esac
+	sleep 1
+	stop_receivers
+	is "$(grep -c '^msg src=0 .* len=300000 ' "$W/rx.1")" 0 \
+		"$TP: epoch: node 1 did not deliver what it was reported failed for"
+	n2=$(grep -c '^msg src=0 .* len=300000 .*ok=1' "$W/rx.2")
+	case "$n2:,$failed," in
+	1:* | 0:*,2,*) pass "$TP: epoch: node 2 delivered it once, or is reported failed ($n2)" ;;
+	*) fail "$TP: epoch: node 2 delivered it once, or is reported failed" "$n2, failed=$failed" ;;
+	esac
+	is "$(grep -c '^msg src=0 .* len=700 .*ok=1' "$W/rx.1")" 1 "$TP: epoch: node 1 delivered the next once"
+}
+
 # fuzz while node 0 sends (see the top)
 fuzz() {
 	run_ok "$TP: node 1 forgets node 3" mcastbed exec 1 mcastctl peer del "$(coord 3)"
@@ -345,6 +413,7 @@ for TP in udp tcp; do
 	[ "$TP" = tcp ] || late_message
 	[ "$TP" = tcp ] || forged_young "born after the transfer began" 0 1 0
 	[ "$TP" = tcp ] || forged_young "old" 4000000000 50 1
+	[ "$TP" = tcp ] || forged_epoch
 	fuzz
 	mcastbed down > /dev/null 2>&1
 done
