@@ -673,9 +673,11 @@ check_once_in_order() { # LOG COUNT DESC
 		"$3: each once, in order"
 }
 
-# NODE's links to its neighbours (not lo)
+# NODE's links to its neighbours: its veths (not lo, nor the sit0 or
+# tunl0 a kernel with sit or ipip built in gives every netns)
 links_of() {
-	mcastbed exec "$1" ls /sys/class/net | grep -v '^lo$'
+	mcastbed exec "$1" ip -o link show type veth |
+		awk -F': ' '{ sub(/@.*/, "", $2); print $2 }'
 }
 
 # drop_done NODE add|del: a filter on NODE's links that drops the DONE
