@@ -512,8 +512,10 @@ void mcast_rx_ack(struct mcast_net *mn, const struct mcw_hdr *h,
 		return;
 	}
 	job = mcast_tx_child_job(tx, be32_to_cpu(h->count));
-	if (job < 0)
-		return;		/* from a job the child has replaced */
+	if (job < 0) {		/* from a job the child has replaced */
+		atomic64_inc(&mn->stats.acks_old);
+		return;
+	}
 	cum = min(be32_to_cpu(h->cum), tx->nfrags);
 	cum = min(cum, tx->next);
 	if (cum < tx->cum) {

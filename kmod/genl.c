@@ -284,7 +284,8 @@ static int mcast_put_worm_stats(struct sk_buff *skb,
 			       &s->worm_resends) ||
 	       mcast_put_count(skb, MCAST_STATS_A_DONE_PROBES,
 			       &s->done_probes) ||
-	       mcast_put_count(skb, MCAST_STATS_A_RX_YOUNG, &s->rx_young);
+	       mcast_put_count(skb, MCAST_STATS_A_RX_YOUNG, &s->rx_young) ||
+	       mcast_put_count(skb, MCAST_STATS_A_ACKS_OLD, &s->acks_old);
 }
 
 /* @mn: the node's, with its data path's gauges; NULL for a group's. */

@@ -81,6 +81,7 @@ struct mcast_stats {
 	atomic64_t worm_resends;
 	atomic64_t done_probes;
 	atomic64_t rx_young;
+	atomic64_t acks_old;
 };
 
 struct mcast_peer {

@@ -1266,6 +1266,7 @@ static const struct {
 	{ MCAST_STATS_A_WORM_RESENDS, "worm_resends" },
 	{ MCAST_STATS_A_DONE_PROBES, "done_probes" },
 	{ MCAST_STATS_A_RX_YOUNG, "rx_young" },
+	{ MCAST_STATS_A_ACKS_OLD, "acks_old" },
 };
 
 #define STAT_KEYS_ALWAYS 5	/* the first ones: present in every reply */

@@ -685,6 +685,10 @@ enum mcast_stats_attr {
 					 * first stream_idle_ms: taken only
 					 * once the parent said the transfer
 					 * began in this life of the node */
+	MCAST_STATS_A_ACKS_OLD,		/* u64: ACKs ignored as from a child's
+					 * receiving job it has since replaced
+					 * (reordered or duplicated on the way,
+					 * or forged) */
 
 	__MCAST_STATS_A_MAX,
 	MCAST_STATS_A_MAX = __MCAST_STATS_A_MAX - 1

@@ -320,6 +320,7 @@ static void print_netstats(const struct nlattr *const *t)
 		{ MCAST_STATS_A_WORM_RESENDS, "worm_resends" },
 		{ MCAST_STATS_A_DONE_PROBES, "done_probes" },
 		{ MCAST_STATS_A_RX_YOUNG, "rx_young" },
+		{ MCAST_STATS_A_ACKS_OLD, "acks_old" },
 	};
 	size_t i;
 
