@@ -303,8 +303,13 @@ forged_epoch() {
 	# transfer's lifetime (5 s here) ends it once they are ignored, and
 	# node 1 then waits the gap time (3 s here) for the lost message
 	run_ok "$TP: epoch: node 0 retries 20 times" mcastbed exec 0 mcastctl node set retries 20
-	echo 5000 > /sys/module/mcast/parameters/transfer_lifetime_ms
-	echo 3000 > /sys/module/mcast/parameters/fifo_gap_ms
+	# (times mcast_time_scale: the forgery and node 1's real ACKs after
+	# it must come within the lifetime on a slowed guest too)
+	_p=/sys/module/mcast/parameters
+	life0=$(cat $_p/transfer_lifetime_ms) gap0=$(cat $_p/fifo_gap_ms)
+	echo $((5000 * ${mcast_time_scale:-1})) > $_p/transfer_lifetime_ms
+	echo $((3000 * ${mcast_time_scale:-1})) > $_p/fifo_gap_ms
+	old0=$(netstat_of 0 acks_old)
 	# all but the forgery, which sets an ACK flag no one reads (0x08) so
 	# that it passes the filter on node 1's own links
 	run_ok "$TP: epoch: node 1's ACKs and DONEs are dropped" drop_sent 1 add 2 0xfe 0 0x08
@@ -316,11 +321,19 @@ forged_epoch() {
 	run_ok "$TP: epoch: node 1's answers go again" drop_sent 1 del
 	wait "$yt"
 	send_failed_node1 "$TP: epoch" epoch
-	echo 60000 > /sys/module/mcast/parameters/transfer_lifetime_ms
+	# node 1's real ACKs came once its filter went, before the send
+	# ended, and were ignored as older: else the case proved nothing
+	old=$(delta "$old0" "$(netstat_of 0 acks_old)")
+	case $old in
+	none | 0) fail "$TP: epoch: node 0 ignored node 1's real ACKs as older (acks_old)" \
+		"acks_old grew by $old: the forgery or the real ACKs came after the send ended" ;;
+	*) pass "$TP: epoch: node 0 ignored node 1's real ACKs as older ($old in acks_old)" ;;
+	esac
+	echo "$life0" > $_p/transfer_lifetime_ms
 	run_ok "$TP: epoch: node 0 retries ${retries:-6} times again" \
 		mcastbed exec 0 mcastctl node set retries "${retries:-6}"
 	out=$(mcastbed exec 0 mcast_probe tx g:5 700 wait=20000)
-	echo 10000 > /sys/module/mcast/parameters/fifo_gap_ms
+	echo "$gap0" > $_p/fifo_gap_ms
 	case $out in
 	*"rc=0 nfailed=0"*) pass "$TP: epoch: node 0's next send completes" ;;
 	*) fail "$TP: epoch: node 0's next send completes" "$out" ;;
