@@ -582,6 +582,7 @@ void mcast_data_rx(struct mcast_net *mn, const struct sockaddr_in6 *sa,
 	}
 	p->down = false;
 	p->heard = jiffies;
+	p->heard_ever = true;
 	switch (h->type) {
 	case MCW_DATA:
 		mcast_rx_data(mn, h, buf + sizeof(*h), len - sizeof(*h), from);

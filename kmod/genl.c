@@ -102,6 +102,10 @@ static const struct nla_policy mcast_peer_policy[MCAST_PEER_A_MAX + 1] = {
 	[MCAST_PEER_A_IPV4] = { .type = NLA_BE32 },
 	[MCAST_PEER_A_IPV6] = NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
 	[MCAST_PEER_A_PORT] = NLA_POLICY_MIN(NLA_U16, 1),
+	[MCAST_PEER_A_SRTT_US ... MCAST_PEER_A_HELD] = {
+		.type = NLA_REJECT,
+		.reject_message = "the data path's view of a peer is read-only",
+	},
 };
 
 static const struct nla_policy mcast_group_policy[MCAST_GROUP_A_MAX + 1] = {
@@ -216,7 +220,33 @@ cancel:
 	return -EMSGSIZE;
 }
 
-static int mcast_put_peer(struct sk_buff *skb, const struct mcast_peer *p)
+/*
+ * What the data path knows of the peer (under mn->lock, as the data path
+ * runs): its round trip, the timeout a transfer to it starts with, when
+ * it last spoke, and the state it holds here.  For ops, as `ss -i` is.
+ */
+static int mcast_put_peer_link(struct sk_buff *skb, struct mcast_net *mn,
+			       const struct mcast_peer *p)
+{
+	if (p->heard_ever &&
+	    nla_put_u32(skb, MCAST_PEER_A_HEARD_MS,
+			min_t(u64, jiffies_to_msecs(jiffies - p->heard),
+			      U32_MAX)))
+		return -EMSGSIZE;
+	return nla_put_u32(skb, MCAST_PEER_A_SRTT_US, p->srtt_us) ||
+	       nla_put_u32(skb, MCAST_PEER_A_RTTVAR_US, p->rttvar_us) ||
+	       nla_put_u32(skb, MCAST_PEER_A_RTO_MS,
+			   jiffies_to_msecs(mcast_rto_base(mn, p->id))) ||
+	       nla_put_u32(skb, MCAST_PEER_A_RTO_HELD_MS, p->rto_held_ms) ||
+	       nla_put_u8(skb, MCAST_PEER_A_DOWN, p->down) ||
+	       nla_put_u32(skb, MCAST_PEER_A_TRANSFERS, p->tx_active) ||
+	       nla_put_u32(skb, MCAST_PEER_A_JOBS, p->rx_jobs + p->jobs) ||
+	       nla_put_u32(skb, MCAST_PEER_A_HELD, p->held);
+}
+
+/* @mn: also the data path's view of it (a reply, not an event) */
+static int mcast_put_peer(struct sk_buff *skb, const struct mcast_peer *p,
+			  struct mcast_net *mn)
 {
 	struct nlattr *nest;
 
@@ -226,7 +256,8 @@ static int mcast_put_peer(struct sk_buff *skb, const struct mcast_peer *p)
 	if (nla_put_u32(skb, MCAST_PEER_A_ID, p->id) ||
 	    (p->ipv6 ? nla_put_in6_addr(skb, MCAST_PEER_A_IPV6, &p->addr.v6) :
 		       nla_put_in_addr(skb, MCAST_PEER_A_IPV4, p->addr.v4)) ||
-	    nla_put_u16(skb, MCAST_PEER_A_PORT, p->port)) {
+	    nla_put_u16(skb, MCAST_PEER_A_PORT, p->port) ||
+	    (mn && mcast_put_peer_link(skb, mn, p))) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
@@ -407,7 +438,7 @@ static void mcast_notify_peer(struct mcast_net *mn, u8 cmd,
 	skb = mcast_event_new(NLMSG_GOODSIZE, cmd, &hdr);
 	if (!skb)
 		return;
-	if (mcast_put_peer(skb, p)) {
+	if (mcast_put_peer(skb, p, NULL)) {
 		nlmsg_free(skb);
 		return;
 	}
@@ -1028,9 +1059,16 @@ out:
 	return err;
 }
 
+struct mcast_peer_arg {
+	const struct mcast_peer *p;
+	struct mcast_net *mn;
+};
+
 static int mcast_fill_peer(struct sk_buff *skb, const void *arg)
 {
-	return mcast_put_peer(skb, arg);
+	const struct mcast_peer_arg *a = arg;
+
+	return mcast_put_peer(skb, a->p, a->mn);
 }
 
 static int mcast_peer_get_doit(struct sk_buff *skb, struct genl_info *info)
@@ -1038,6 +1076,7 @@ static int mcast_peer_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct mcast_net *mn = mcast_info_net(info);
 	struct netlink_ext_ack *extack = info->extack;
 	struct nlattr *tb[MCAST_PEER_A_MAX + 1];
+	struct mcast_peer_arg a = { .mn = mn };
 	struct mcast_peer *p;
 	u32 id;
 	int err;
@@ -1060,7 +1099,8 @@ static int mcast_peer_get_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -ENOENT;
 		goto out;
 	}
-	err = mcast_reply(info, NLMSG_GOODSIZE, mcast_fill_peer, p);
+	a.p = p;
+	err = mcast_reply(info, NLMSG_GOODSIZE, mcast_fill_peer, &a);
 out:
 	mutex_unlock(&mn->lock);
 	return err;
@@ -1084,7 +1124,7 @@ static int mcast_peer_get_dumpit(struct sk_buff *skb,
 			err = -EMSGSIZE;
 			break;
 		}
-		err = mcast_put_peer(skb, p);
+		err = mcast_put_peer(skb, p, mn);
 		if (err) {
 			genlmsg_cancel(skb, hdr);
 			break;

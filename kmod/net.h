@@ -94,6 +94,7 @@ struct mcast_peer {
 	u16 port;
 	bool down;		/* gave up on it; cleared when it speaks */
 	unsigned long heard;	/* jiffies of its last datagram */
+	bool heard_ever;	/* ... if any came */
 	u32 rx_jobs;		/* transfers from it being reassembled */
 	u32 jobs;		/* ... or forwarded (mcast_job_count()) */
 	u32 held;		/* messages from it held for FIFO order */

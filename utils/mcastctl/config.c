@@ -49,6 +49,22 @@ static int take_json(int argc, char **argv, bool *json)
 	return n;
 }
 
+/* Takes -s (--stats) out of argv; returns the new argc. */
+static int take_stats(int argc, char **argv, bool *stats)
+{
+	int i, n = 1;
+
+	*stats = false;
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-s") || !strcmp(argv[i], "--stats"))
+			*stats = true;
+		else
+			argv[n++] = argv[i];
+	}
+	argv[n] = NULL;
+	return n;
+}
+
 static int parse_group_id(const char *what, const char *s, u32 *id)
 {
 	char q[80];
@@ -584,12 +600,14 @@ int cmd_node(int argc, char **argv)
 
 void cmd_peer_usage(FILE *f)
 {
-	fputs("usage: mcastctl peer show [PEER] [-j]\n"
+	fputs("usage: mcastctl peer show [PEER] [-s] [-j]\n"
 	      "       mcastctl peer add PEER addr IPADDR port PORT\n"
 	      "       mcastctl peer del PEER\n"
 	      "\n"
 	      "PEER is a node's coordinate (highest dimension first, e.g. 1,3) or\n"
-	      "\"id N\" (its node id).  IPADDR is IPv4 or IPv6; PORT is 1 to 65535.\n", f);
+	      "\"id N\" (its node id).  IPADDR is IPv4 or IPv6; PORT is 1 to 65535.\n"
+	      "-s (--stats): the data path's view of each peer too (round trip,\n"
+	      "timeout, when it last spoke, the state it holds).\n", f);
 }
 
 /* PEER at argv[*i]: a coordinate or "id N"; advances *i. */
@@ -634,7 +652,62 @@ struct show_ctx {
 	struct ctl_node *node;
 	struct json *j;		/* NULL: text */
 	unsigned int count;
+	bool stats;		/* peer show -s */
 };
+
+/* A u32 attribute of a peer's reply, 0 if absent. */
+static u32 peer_u32(struct nlattr **pt, int attr)
+{
+	return pt[attr] ? nla_get_u32(pt[attr]) : 0;
+}
+
+/*
+ * peer show -s: the data path's view of the peer, as the kernel gave it
+ * (an older module gives none: nothing is printed).
+ */
+static void peer_link(struct show_ctx *c, struct nlattr **pt)
+{
+	static const struct {
+		int attr;
+		const char *key;
+	} k[] = {
+		{ MCAST_PEER_A_SRTT_US, "srtt_us" },
+		{ MCAST_PEER_A_RTTVAR_US, "rttvar_us" },
+		{ MCAST_PEER_A_RTO_MS, "rto_ms" },
+		{ MCAST_PEER_A_RTO_HELD_MS, "rto_held_ms" },
+		{ MCAST_PEER_A_TRANSFERS, "transfers" },
+		{ MCAST_PEER_A_JOBS, "jobs" },
+		{ MCAST_PEER_A_HELD, "held" },
+	};
+	bool down = pt[MCAST_PEER_A_DOWN] && nla_get_u8(pt[MCAST_PEER_A_DOWN]);
+	char heard[32] = "never";
+	size_t i;
+
+	if (!pt[MCAST_PEER_A_RTO_MS])
+		return;
+	if (c->j) {
+		for (i = 0; i < sizeof(k) / sizeof(k[0]); i++)
+			json_key_uint(c->j, k[i].key, peer_u32(pt, k[i].attr));
+		if (pt[MCAST_PEER_A_HEARD_MS])
+			json_key_uint(c->j, "heard_ms",
+				      peer_u32(pt, MCAST_PEER_A_HEARD_MS));
+		json_key_bool(c->j, "down", down);
+		return;
+	}
+	if (pt[MCAST_PEER_A_HEARD_MS])
+		snprintf(heard, sizeof(heard), "%u ms ago",
+			 peer_u32(pt, MCAST_PEER_A_HEARD_MS));
+	printf("    srtt %.3f ms rttvar %.3f ms rto %u ms rto_held %u ms heard %s%s\n"
+	       "    transfers %u jobs %u held %u\n",
+	       peer_u32(pt, MCAST_PEER_A_SRTT_US) / 1000.0,
+	       peer_u32(pt, MCAST_PEER_A_RTTVAR_US) / 1000.0,
+	       peer_u32(pt, MCAST_PEER_A_RTO_MS),
+	       peer_u32(pt, MCAST_PEER_A_RTO_HELD_MS), heard,
+	       down ? " down" : "",
+	       peer_u32(pt, MCAST_PEER_A_TRANSFERS),
+	       peer_u32(pt, MCAST_PEER_A_JOBS),
+	       peer_u32(pt, MCAST_PEER_A_HELD));
+}
 
 static int peer_reply(int cmd, struct nlattr **tb, void *arg)
 {
@@ -670,12 +743,16 @@ static int peer_reply(int cmd, struct nlattr **tb, void *arg)
 		}
 		json_key_str(c->j, "addr", addr);
 		json_key_uint(c->j, "port", port);
+		if (c->stats)
+			peer_link(c, pt);
 		json_obj_end(c->j);
 	} else {
 		printf("peer %-12s id %-8u addr %s port %u\n",
 		       id < c->node->t.nodes ?
 		       format_coord(&c->node->t, id, true, buf) : "?",
 		       id, addr, port);
+		if (c->stats)
+			peer_link(c, pt);
 	}
 	return 0;
 }
@@ -727,6 +804,7 @@ static int peer_show(int argc, char **argv)
 	int i = 1, err;
 
 	argc = take_json(argc, argv, &json);
+	argc = take_stats(argc, argv, &c.stats);
 	if (argc > 1) {
 		err = take_peer(what, argc, argv, &i, &p);
 		if (err)

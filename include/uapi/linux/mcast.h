@@ -549,6 +549,26 @@ enum mcast_peer_attr {
 	MCAST_PEER_A_IPV4,	/* be32 */
 	MCAST_PEER_A_IPV6,	/* binary: 16 bytes */
 	MCAST_PEER_A_PORT,	/* u16, host order */
+	/*
+	 * The data path's view of the peer, in a PEER_GET reply only (a
+	 * request carrying one is refused):
+	 */
+	MCAST_PEER_A_SRTT_US,	/* u32: smoothed round trip, in us; 0: no
+				 * sample yet */
+	MCAST_PEER_A_RTTVAR_US,	/* u32: its mean deviation, in us */
+	MCAST_PEER_A_RTO_MS,	/* u32: the first timeout a transfer to it
+				 * starts with now, in ms */
+	MCAST_PEER_A_RTO_HELD_MS,	/* u32: a backed-off timeout kept for
+					 * it until a round trip is timed
+					 * (Karn), in ms; 0: none */
+	MCAST_PEER_A_HEARD_MS,	/* u32: ms since its last datagram; absent:
+				 * never heard */
+	MCAST_PEER_A_DOWN,	/* u8: 1 if the data path gave up on it (until
+				 * it speaks again) */
+	MCAST_PEER_A_TRANSFERS,	/* u32: transfers to it sending data */
+	MCAST_PEER_A_JOBS,	/* u32: transfers from it being received or
+				 * forwarded */
+	MCAST_PEER_A_HELD,	/* u32: its messages held for FIFO order */
 
 	__MCAST_PEER_A_MAX,
 	MCAST_PEER_A_MAX = __MCAST_PEER_A_MAX - 1

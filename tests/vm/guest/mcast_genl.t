@@ -117,6 +117,13 @@ expect_out "PEER_GET by coordinate round trip (IPv6)" \
 	"peer id=4 addr=fd00::4 port=5001" peer-get c:0,1
 expect_out "PEER_GET dump" "peer id=3 addr=10.0.0.3 port=5000
 peer id=4 addr=fd00::4 port=5001" peer-dump
+# the data path's view of a peer (SRTT_US here) is in replies only
+out=$(mcast_probe raw 5 1400028008000100030000000800060000000000 2>&1)
+case $out in
+"error EINVAL: the data path's view of a peer is read-only"*)
+	pass "PEER_GET carrying SRTT_US: EINVAL, read-only" ;;
+*) fail "PEER_GET carrying SRTT_US: EINVAL, read-only" "$out" ;;
+esac
 expect_err "PEER_NEW of an existing peer: EEXIST" EEXIST peer-new 3 10.0.0.9 5000
 expect_err "PEER_NEW outside the torus: ERANGE" ERANGE peer-new 16 10.0.0.9 5000
 expect_err "PEER_NEW at a coordinate outside the torus: ERANGE" ERANGE \
