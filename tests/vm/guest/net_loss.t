@@ -76,8 +76,16 @@ lossy() {
 		_d=$((_d + $(echo "$_s" | tr ' ' '\n' | sed -n 's/^dups=//p')))
 		_w=$((_w + $(echo "$_s" | tr ' ' '\n' | sed -n 's/^rewinds=//p')))
 		_y=$((_y + $(echo "$_s" | tr ' ' '\n' | sed -n 's/^rx_young=//p')))
+		mcastbed exec "$_u" mcastctl -j peer show -s >> "$W/peers.$4"
 		_u=$((_u + 1))
 	done
+	# how far the per-peer timeouts rose: a first RTO near its 4 s cap
+	# and two losses of one fragment outlast the FIFO gap (10 s)
+	diag "$_spec '$_netem': over all nodes' peers now: $(tr '{' '\n' < "$W/peers.$4" | awk -F'[:,]' '
+		{ for (i = 1; i < NF; i++) { v[$i] = $(i + 1) }
+		  if (v["\"rto_ms\""] > r) r = v["\"rto_ms\""]; if (v["\"rto_held_ms\""] > h) h = v["\"rto_held_ms\""]
+		  if (v["\"srtt_us\""] > t) t = v["\"srtt_us\""]; delete v }
+		END { printf "rto up to %d ms, held rto up to %d ms, srtt up to %.1f ms", r, h, t / 1000 }')"
 	# young nodes (all of them here: born less than stream_idle_ms ago)
 	# answer a resent fragment of a transfer they do not know YOUNG, and
 	# the sender rewinds: the only rewinds expected here
