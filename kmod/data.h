@@ -122,6 +122,11 @@ enum {
 #define MCW_F_AGAIN	0x02
 /* ACK: that question, from a node @count ms old (data_hop.c) */
 #define MCW_F_YOUNG	0x04
+/*
+ * ACK: it answers a fragment the receiver already held: a copy it did not
+ * need, so the timeout that sent it was early, not a loss (data_hop.c)
+ */
+#define MCW_F_DUP	0x10
 #define MCW_F_AUTH	0x80	/* an authentication trailer follows (auth.h) */
 /*
  * DATA: the algorithm the receiver forwards with (enum mc_algo; 0 and 1
@@ -346,6 +351,10 @@ struct mcast_tx {
 	unsigned long rto, deadline;
 	u32 rtt_frag;			/* the fragment being timed, or U32_MAX */
 	ktime_t rtt_sent;		/* when it was sent */
+	u32 again_frag;			/* the fragment a timeout sent again */
+	u32 again_ms;			/* ... and the RTO it backed off to, in
+					 * ms (0: none, or answered already)
+					 */
 	bool lost;			/* a fragment may not have left: a
 					 * timeout resends, even on a reliable
 					 * transport

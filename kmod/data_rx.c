@@ -23,9 +23,12 @@ static u8 mcw_algo(const struct mcw_hdr *h)
 	return (h->flags & MCW_F_ALGO_MASK) >> MCW_F_ALGO_SHIFT;
 }
 
-/* @probe: it answers a probe (MCW_F_PROBE), which it says */
+/*
+ * @flags: MCW_F_PROBE if it answers a probe, MCW_F_DUP if @frag was held
+ * already; the ACK says so
+ */
 static void mcast_send_ack(struct mcast_net *mn, struct mcast_job *job,
-			   u32 frag, bool probe)
+			   u32 frag, u8 flags)
 {
 	struct mcw_hdr h;
 	__be64 sack_be;
@@ -34,8 +37,7 @@ static void mcast_send_ack(struct mcast_net *mn, struct mcast_job *job,
 	u32 i;
 
 	mcw_init(&h, mn, MCW_ACK, job->src, job->xid, job->seq);
-	if (probe)
-		h.flags |= MCW_F_PROBE;
+	h.flags |= flags;
 	h.count = cpu_to_be32(job->epoch);
 	h.frag = cpu_to_be32(frag);
 	h.cum = cpu_to_be32(job->state == JOB_RX ? job->cum : job->nfrags);
@@ -69,7 +71,8 @@ void mcast_data_rx_flush(struct mcast_net *mn)
 	lockdep_assert_held(&mn->lock);
 	list_for_each_entry_safe(job, tmp, &mn->acks, ack_link) {
 		list_del_init(&job->ack_link);
-		mcast_send_ack(mn, job, job->ack_frag, job->ack_probe);
+		mcast_send_ack(mn, job, job->ack_frag,
+			       job->ack_probe ? MCW_F_PROBE : 0);
 		job->ack_probe = false;
 	}
 }
@@ -502,7 +505,8 @@ static void mcast_rx_data(struct mcast_net *mn, const struct mcw_hdr *h,
 	}
 	if (job->state != JOB_RX) {
 		atomic64_inc(&mn->stats.dups);
-		mcast_send_ack(mn, job, frag, h->flags & MCW_F_PROBE);
+		mcast_send_ack(mn, job, frag,
+			       (h->flags & MCW_F_PROBE) | MCW_F_DUP);
 		if (job->state == JOB_DONE && mcast_done_again(job))
 			mcast_send_done(mn, job);
 		return;
@@ -511,7 +515,8 @@ static void mcast_rx_data(struct mcast_net *mn, const struct mcw_hdr *h,
 	end = min(job->total, off + fs);
 	if (test_bit(frag, job->have)) {
 		atomic64_inc(&mn->stats.dups);
-		mcast_send_ack(mn, job, frag, h->flags & MCW_F_PROBE);
+		mcast_send_ack(mn, job, frag,
+			       (h->flags & MCW_F_PROBE) | MCW_F_DUP);
 		return;
 	}
 	c = job->count * MCW_ENTRY;
