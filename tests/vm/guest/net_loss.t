@@ -187,8 +187,52 @@ reordering_link() {
 	echo 90000 > "$_idle"
 }
 
+# An outage is a loss, not slowness: node 0's DATA to node 1 is dropped
+# for 7 s while node 1 keeps talking to node 0.  The copies a timeout
+# sends find holes at node 1 (nothing of them arrived), so the RTO backs
+# off to its 1 s cap and the send completes within a second of the
+# outage's end.  When every timeout while the child talked was taken for
+# slowness, each held the backed-off RTO for the peer and raised the
+# transfer's own cap with it: 0.2, 0.4, 0.8, 1.6, 3.2, then 6.4 s, so the
+# send completed 12.6 s in.
+outage_link() {
+	_idle=/sys/module/mcast/parameters/stream_idle_ms
+	echo 2000 > "$_idle"
+	if ! _out=$(mcastbed up bridge:2 2>&1); then
+		fail "outage: mcastbed up bridge:2" "$_out"
+		echo 90000 > "$_idle"
+		return
+	fi
+	if [ "$(node_transport 0)" = tcp ] || [ "${mcast_time_scale:-1}" -gt 1 ]; then
+		# TCP repairs the loss itself; a slowed guest's times say nothing
+		mcastbed down > /dev/null 2>&1
+		echo 90000 > "$_idle"
+		return
+	fi
+	sleep 2
+	mcastbed exec 1 mcast_probe tx n:0 100 count=90 gap=100 > /dev/null 2>&1 &
+	_talk=$!
+	run_ok "outage: node 0's DATA is dropped" drop_sent 0 add 1 0xff
+	mcastbed exec 0 mcast_probe tx n:1 1 wait=60000 > "$W/outage.tx" 2>&1 &
+	_tx=$!
+	sleep 7
+	run_ok "outage: node 0's DATA goes again" drop_sent 0 del
+	wait "$_tx"
+	_ms=$(sed -n 's/^sent ms=\([0-9]*\) .*rc=0 nfailed=0.*/\1/p' "$W/outage.tx")
+	[ -n "$_ms" ] && [ "$_ms" -lt 10000 ] &&
+		pass "outage: the send completes within 3 s of a 7 s outage's end ($_ms ms)" ||
+		fail "outage: the send completes within 3 s of a 7 s outage's end" \
+			"$(cat "$W/outage.tx")" "$(mcastbed exec 0 mcastctl peer show -s)"
+	diag "outage: node 0's view of node 1 after it: $(mcastbed exec 0 mcastctl peer show -s | tail -n 2 | tr -s ' ')"
+	kill "$_talk" 2>/dev/null
+	wait "$_talk" 2>/dev/null
+	mcastbed down > /dev/null 2>&1
+	echo 90000 > "$_idle"
+}
+
 slow_link
 reordering_link
+outage_link
 lossy torus:4x4:uni "loss 5% duplicate 2% delay 2ms reorder 25% 50%" torus:4x4:uni 21 \
 	0,1,1400,65536
 lossy bridge:16 "loss 1% duplicate 1% delay 1ms 1ms" torus:16 23 1,65536,1048576
