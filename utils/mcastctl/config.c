@@ -31,17 +31,17 @@ static bool is_help(const char *s)
 }
 
 /*
- * Removes -j/--json from argv[1..] (sets *json) and returns the new argc.
- * A show command's options may come anywhere after its verb.
+ * Removes every @shrt or @lng from argv[1..] (then sets *on) and returns
+ * the new argc: a show command's options may come anywhere after its verb.
  */
-static int take_json(int argc, char **argv, bool *json)
+static int take_flag(int argc, char **argv, const char *shrt, const char *lng,
+		     bool *on)
 {
 	int i, n = 1;
 
-	*json = mcastctl_json;
 	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--json"))
-			*json = true;
+		if (!strcmp(argv[i], shrt) || !strcmp(argv[i], lng))
+			*on = true;
 		else
 			argv[n++] = argv[i];
 	}
@@ -49,20 +49,18 @@ static int take_json(int argc, char **argv, bool *json)
 	return n;
 }
 
-/* Takes -s (--stats) out of argv; returns the new argc. */
+/* -j, --json (or mcastctl -j before the object) */
+static int take_json(int argc, char **argv, bool *json)
+{
+	*json = mcastctl_json;
+	return take_flag(argc, argv, "-j", "--json", json);
+}
+
+/* -s, --stats: peer show's data path view */
 static int take_stats(int argc, char **argv, bool *stats)
 {
-	int i, n = 1;
-
 	*stats = false;
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-s") || !strcmp(argv[i], "--stats"))
-			*stats = true;
-		else
-			argv[n++] = argv[i];
-	}
-	argv[n] = NULL;
-	return n;
+	return take_flag(argc, argv, "-s", "--stats", stats);
 }
 
 static int parse_group_id(const char *what, const char *s, u32 *id)
