@@ -212,12 +212,7 @@ outage_link() {
 	sleep 2
 	mcastbed exec 1 mcast_probe tx n:0 100 count=90 gap=100 > /dev/null 2>&1 &
 	_talk=$!
-	run_ok "outage: node 0's DATA is dropped" drop_sent 0 add 1 0xff
-	mcastbed exec 0 mcast_probe tx n:1 1 wait=60000 > "$W/outage.tx" 2>&1 &
-	_tx=$!
-	sleep 7
-	run_ok "outage: node 0's DATA goes again" drop_sent 0 del
-	wait "$_tx"
+	data_outage outage 7 "$W/outage.tx" tx n:1 1 wait=60000
 	_ms=$(sed -n 's/^sent ms=\([0-9]*\) .*rc=0 nfailed=0.*/\1/p' "$W/outage.tx")
 	[ -n "$_ms" ] && [ "$_ms" -lt 10000 ] &&
 		pass "outage: the send completes within 3 s of a 7 s outage's end ($_ms ms)" ||

@@ -102,12 +102,7 @@ young_first_copies_lost() {
 	run_ok "young: node 1 restarts: killed" mcastbed kill 1
 	run_ok "young: node 1 restarts: revived" mcastbed revive 1
 	rx 1 5 "$W/rx.young"
-	run_ok "young: node 0 drops the DATA it sends" drop_sent 0 add 1 0xff
-	mcastbed exec 0 mcast_probe tx g:5 3000 wait=60000 > "$W/tx.young" 2>&1 &
-	_txpid=$!
-	sleep 2
-	run_ok "young: node 0 sends DATA again" drop_sent 0 del
-	wait "$_txpid"
+	data_outage young 2 "$W/tx.young" tx g:5 3000 wait=60000
 	case $(cat "$W/tx.young") in
 	*"rc=0 nfailed=0"*) pass "young: the send succeeds: $(cat "$W/tx.young")" ;;
 	*) fail "young: the send succeeds" "$(cat "$W/tx.young")" ;;

@@ -686,6 +686,19 @@ links_of() {
 # (2 and 3).  drop_sent's FLAGS FLAGMASK narrow it to datagrams whose
 # flags byte (the next), masked with FLAGMASK, is FLAGS.
 drop_done() { drop_sent "$1" "$2" 3 0xff; }
+# data_outage DESC SECS OUT ARGS...: node 0 runs `mcast_probe ARGS...`
+# (its output to OUT) while the DATA it sends is dropped for SECS s;
+# returns when that command ends
+data_outage() {
+	_od=$1 _os=$2 _oo=$3
+	shift 3
+	run_ok "$_od: node 0's DATA is dropped" drop_sent 0 add 1 0xff
+	mcastbed exec 0 mcast_probe "$@" > "$_oo" 2>&1 &
+	_op=$!
+	sleep "$_os"
+	run_ok "$_od: node 0's DATA goes again" drop_sent 0 del
+	wait "$_op"
+}
 drop_answers() { drop_sent "$1" "$2" 2 0xfe; }
 drop_sent() { # NODE add|del TYPE MASK [FLAGS FLAGMASK]
 	_fl=''
