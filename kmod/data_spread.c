@@ -230,16 +230,17 @@ void mcast_chain_pass(struct mcast_net *mn, struct mcast_job *job,
 static void mcast_worm_spread(struct mcast_net *mn, struct mcast_job *job,
 			      const u32 *nodes, const u64 *prevs, u32 n, u8 level)
 {
-	struct mc_chain c = { .node = nodes, .len = n, .rot = 0 };
 	u32 room = mcast_worm_room(mn), i;
 	/* a ring's paths are E-cube's, not UTPR's: software on any transport */
 	bool hw = mn->tp->xmit_worm && job->algo != MC_ALGO_RING;
+	struct mc_chain c;
 	struct mc_sender s;
 	struct mc_dest *d;
 	int k;
 
 	if (n < 2)
 		return;
+	mc_chain_piece(&c, nodes, n);
 	d = kvmalloc_array(n, sizeof(*d), MCAST_GFP);
 	if (!d) {
 		for (i = 1; i < n; i++)
@@ -294,7 +295,7 @@ static void mcast_cube_spread(struct mcast_net *mn, struct mcast_job *job,
 void mcast_job_spread(struct mcast_net *mn, struct mcast_job *job,
 		      const u32 *nodes, const u64 *prevs, u32 n, u8 level)
 {
-	struct mc_chain c = { .node = nodes, .len = n, .rot = 0 };
+	struct mc_chain c;
 	struct mc_sender s;
 	struct mc_dest d;
 
@@ -306,6 +307,7 @@ void mcast_job_spread(struct mcast_net *mn, struct mcast_job *job,
 		mcast_cube_spread(mn, job, nodes, prevs, n);
 		return;
 	}
+	mc_chain_piece(&c, nodes, n);
 	mc_sender_init(&s, &mn->torus, &c,
 		       job->separate ? MC_ALGO_SEPARATE : MC_ALGO_UTORUS,
 		       0, 0, n, 0);

@@ -26,6 +26,21 @@ struct mc_chain {
 	u32 rot;
 };
 
+/*
+ * @nodes[0..len-1] as a holder has them: a run of an order already
+ * rotated to some node (a sender's chain copied out in visiting order, or
+ * a piece from the network), so position i is @nodes[i].  Where the run
+ * crosses the order's wrap point is not @c's to say; what needs it finds
+ * it from the nodes (mc_sender's dimensional runs do).
+ */
+static inline void mc_chain_piece(struct mc_chain *c, const u32 *nodes,
+				  u32 len)
+{
+	c->node = nodes;
+	c->len = len;
+	c->rot = 0;
+}
+
 static inline u32 mc_chain_at(const struct mc_chain *c, u32 i)
 {
 	u32 j = c->rot + i;

@@ -105,24 +105,29 @@ void mc_sender_init(struct mc_sender *s, const struct mc_torus *t,
 
 /*
  * End of the run of positions from @pos (before @end) whose nodes agree on
- * every dimension >= @d.  On an H-cycle such nodes are consecutive between
- * the cycle's wrap point and its ends, so this is a binary search on
- * l(u) / k^d, which is equal exactly when those dimensions agree.
+ * every dimension >= @d.  Positions follow the H-cycle rotated to some
+ * node, so labels rise up to the cycle's wrap point, and after it rise
+ * again from below every label before it.  Such nodes are therefore
+ * consecutive from @pos, up to the wrap point at the latest: a binary
+ * search on "l(u) / k^d equal and l(u) not below l(pos)", true on a
+ * prefix of [pos, end) and false after it.  The wrap point comes from the
+ * labels, not from @c's rotation, so a holder's piece (a run already in
+ * visiting order, mc_chain_piece) is searched as the whole cycle is
+ * (Robinson 1994, Def 6.1-6.2: linear and dimensional partitioning).
  */
 static u32 run_end(const struct mc_sender *s, u32 pos, u32 end, unsigned int d)
 {
 	const struct mc_chain *c = s->c;
-	u32 wrap = c->len - c->rot, div = s->t->stride[d], key, lo, hi;
+	u32 div = s->t->stride[d], first, lo, hi;
 
-	if (pos < wrap && wrap < end)
-		end = wrap;
-	key = mc_hlabel(s->t, mc_chain_at(c, pos)) / div;
+	first = mc_hlabel(s->t, mc_chain_at(c, pos));
 	lo = pos + 1;
 	hi = end;
 	while (lo < hi) {
 		u32 mid = lo + (hi - lo) / 2;
+		u32 l = mc_hlabel(s->t, mc_chain_at(c, mid));
 
-		if (mc_hlabel(s->t, mc_chain_at(c, mid)) / div == key)
+		if (l >= first && l / div == first / div)
 			lo = mid + 1;
 		else
 			hi = mid;

@@ -117,7 +117,10 @@ int mc_algo_supported(const struct mc_torus *t, enum mc_algo a, u32 r,
 
 /*
  * One holder's state: it has the message and is responsible for the piece
- * [pos, pos+len) of the order seen through @c.  mc_sender_next() yields its
+ * [pos, pos+len) of the order seen through @c: the whole chain rotated to
+ * the source (mc_chain_rotate), or the holder's own piece already in
+ * visiting order (mc_chain_piece); both plan the same messages, as the
+ * wrap point is found from the nodes.  mc_sender_next() yields its
  * next message, O(destinations of that message) (times log m for
  * md-torus), with no allocation.  This is the kernel's per-send work.
  */
