@@ -569,6 +569,7 @@ enum mcast_peer_attr {
 	MCAST_PEER_A_JOBS,	/* u32: transfers from it being received or
 				 * forwarded */
 	MCAST_PEER_A_HELD,	/* u32: its messages held for FIFO order */
+	MCAST_PEER_A_STREAMS,	/* u32: FIFO streams its datagrams made here */
 
 	__MCAST_PEER_A_MAX,
 	MCAST_PEER_A_MAX = __MCAST_PEER_A_MAX - 1
