@@ -381,9 +381,11 @@ struct mcast_gap {
 #define MCAST_STREAM_GAPS	4	/* per stream; the oldest goes first */
 /*
  * Seqs a stream remembers delivering, the latest ones: only a copy of one
- * of them is answered as delivered (mcast_rx_deliver()).
+ * of them is answered as delivered (mcast_rx_deliver()).  A copy whose
+ * answer someone waits for comes while its message is in flight at its
+ * sender, which has at most MCAST_INFLIGHT_MAX in flight.
  */
-#define MCAST_STREAM_KNOWN	16
+#define MCAST_STREAM_KNOWN	64
 
 /* Receive side FIFO state of one stream (sender, group). */
 struct mcast_rstream {

@@ -650,9 +650,10 @@ enum mcast_stats_attr {
 	MCAST_STATS_A_FLOORS,		/* u64: senders with forgotten streams
 					 * (a gauge; at most one per node) */
 	MCAST_STATS_A_LATE,		/* u64: messages that came after their
-					 * stream had stopped waiting for them:
-					 * refused (FIFO), this node reported
-					 * failed to their sender */
+					 * stream had stopped waiting for them,
+					 * or below its last seq and not known
+					 * delivered: refused (FIFO), this node
+					 * reported failed to their sender */
 	MCAST_STATS_A_RX_BAD_AUTH,	/* u64: datagrams from a peer's address
 					 * dropped: no tag, a tag under no key
 					 * the node has, a wrong tag, or a
