@@ -214,6 +214,7 @@ struct mcw_hdr {
 #define MCAST_HELD_MAX		4096
 #define MCAST_HELD_PER_PEER	1024	/* ... that came from one peer */
 #define MCAST_STREAMS_MAX	16384	/* (sender, group) streams */
+#define MCAST_STREAMS_PER_PEER	4096	/* ... made by one peer's datagrams */
 #define MCAST_INFLIGHT_MAX	64
 #define MCAST_INFLIGHT_BYTES	(16u << 20)
 #define MCAST_DONE_KEEP_MS	20000
@@ -378,6 +379,13 @@ struct mcast_gap {
 };
 
 #define MCAST_STREAM_GAPS	4	/* per stream; the oldest goes first */
+/*
+ * Seqs a stream remembers delivering, the latest ones: only a copy of one
+ * of them is answered as delivered (mcast_rx_deliver()).  A copy whose
+ * answer someone waits for comes while its message is in flight at its
+ * sender, which has at most MCAST_INFLIGHT_MAX in flight.
+ */
+#define MCAST_STREAM_KNOWN	64
 
 /* Receive side FIFO state of one stream (sender, group). */
 struct mcast_rstream {
@@ -391,6 +399,9 @@ struct mcast_rstream {
 					 * or the floor the stream began at
 					 */
 	u32 ngaps;
+	u64 known[MCAST_STREAM_KNOWN];	/* seqs delivered, a ring */
+	u32 nknown;			/* ... its next slot, mod the size */
+	u32 peer;			/* whose datagram made it: its share */
 	bool blocked;			/* its next message waits for room in
 					 * a lossless receiver (mn->nblocked)
 					 */
@@ -578,11 +589,30 @@ void mcast_rx_done(struct mcast_net *mn, const struct mcw_hdr *h,
 		   const void *body, size_t blen, u32 from);
 
 /* data_fifo.c */
+/*
+ * Seqs follow the wall clock: seconds << 20 plus the fraction, in the
+ * same units (about 1 us), and one more per message beyond that.
+ */
+u64 mcast_seq_clock(void);
+/* The next seq of this node's messages: above the last, at least now. */
+u64 mcast_seq_next(struct mcast_net *mn);
+/*
+ * @seq can be a real message's: not 0, and not beyond what a sender's
+ * clock can have reached by now, plus seq_skew_ms.
+ */
+bool mcast_seq_plausible(u64 seq);
 void mcast_streams_expire(struct mcast_net *mn);
 void mcast_streams_skip_gaps(struct mcast_net *mn);
 void mcast_streams_free(struct mcast_net *mn);
-/* A message for stream (@src, @group) would not start one past the cap. */
-bool mcast_stream_room(struct mcast_net *mn, u32 src, u32 group);
+/*
+ * A message for stream (@src, @group) from peer @p would not start one
+ * past the node's cap or @p's share (none is made for a group this node
+ * does not have).
+ */
+bool mcast_stream_room(struct mcast_net *mn, const struct mcast_peer *p,
+		       u32 src, u32 group);
+/* Streams made by peer @id's datagrams (its share, after a re-add). */
+u32 mcast_streams_of(struct mcast_net *mn, u32 id);
 bool mcast_node_young(const struct mcast_net *mn);
 /*
  * Delivers @job's message after its @prev, exactly once; a message held

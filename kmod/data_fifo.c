@@ -9,8 +9,10 @@
  * DONE until it is delivered.
  */
 #include <linux/jiffies.h>
+#include <linux/math64.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
+#include <linux/timekeeping.h>
 
 #include "data.h"
 #include "msg.h"
@@ -37,6 +39,51 @@ static unsigned int fifo_gap_ms = 10000;
 module_param(fifo_gap_ms, uint, 0644);
 MODULE_PARM_DESC(fifo_gap_ms,
 		 "deliver a message held for FIFO order without its missing predecessors after this many ms; they are refused as late if they come (default 10000, at least 100)");
+
+/*
+ * How far ahead of this node's clock a sender's may be: a seq beyond the
+ * clock's reach plus this is no real message's (mcast_seq_plausible()),
+ * and a forged one within it holds a stream up no longer than this.
+ */
+static unsigned int seq_skew_ms = 10000;
+module_param(seq_skew_ms, uint, 0644);
+MODULE_PARM_DESC(seq_skew_ms,
+		 "refuse DATA whose seq is beyond the wall clock plus this many ms: the clocks of the nodes must agree this well (default 10000)");
+
+/* Seq units per second: seqs are the wall clock's seconds << 20. */
+#define MCAST_SEQ_HZ	(1ULL << 20)
+
+u64 mcast_seq_clock(void)
+{
+	struct timespec64 ts;
+
+	ktime_get_real_ts64(&ts);
+	if (ts.tv_sec < 0)
+		return 0;
+	return (u64)ts.tv_sec * MCAST_SEQ_HZ +
+	       div_u64((u64)ts.tv_nsec * MCAST_SEQ_HZ, NSEC_PER_SEC);
+}
+
+/*
+ * Under mn->lock.  Following the clock (not only starting from it) bounds
+ * what a forged seq can do: one within the skew is overtaken by the real
+ * sender's own seqs once that much time has passed.
+ */
+u64 mcast_seq_next(struct mcast_net *mn)
+{
+	u64 seq = max_t(u64, atomic64_read(&mn->seq) + 1, mcast_seq_clock());
+
+	atomic64_set(&mn->seq, seq);
+	return seq;
+}
+
+bool mcast_seq_plausible(u64 seq)
+{
+	u64 skew = div_u64((u64)READ_ONCE(seq_skew_ms) * MCAST_SEQ_HZ, 1000);
+
+	/* far below LONG_MAX: an xarray value holds any that passes */
+	return seq && seq <= mcast_seq_clock() + skew;
+}
 
 static int mcast_deliver_now(struct mcast_net *mn, struct mcast_msg *msg)
 {
@@ -123,6 +170,29 @@ static bool mcast_gap_has(const struct mcast_rstream *st, u64 seq)
 	return seq <= st->gaps_lost;
 }
 
+/* @st delivered @seq (to every file it went to: a copy may say so). */
+static void mcast_stream_note(struct mcast_rstream *st, u64 seq, int how)
+{
+	if (how == MCAST_DELIVERED)
+		st->known[st->nknown++ % MCAST_STREAM_KNOWN] = seq;
+}
+
+/*
+ * @seq, at or below the last delivered, is one @st remembers delivering.
+ * Anything else there was skipped, delivered too long ago to tell, not
+ * delivered to every file, or never sent here at all (a forgery that
+ * moved the stream): a copy of it must not be answered as delivered.
+ */
+static bool mcast_stream_knows(const struct mcast_rstream *st, u64 seq)
+{
+	u32 i;
+
+	for (i = 0; i < min_t(u32, st->nknown, MCAST_STREAM_KNOWN); i++)
+		if (st->known[i] == seq)
+			return true;
+	return false;
+}
+
 /*
  * Delivers what the stream holds in order, while the next one's prev has
  * been delivered (or, with @force, the first one in any case); stops, the
@@ -149,6 +219,7 @@ static void mcast_stream_drain(struct mcast_net *mn,
 		list_del(&hd->link);
 		/* never back: a lying sender's chains need not agree */
 		st->last = max(st->last, hd->msg->seq);
+		mcast_stream_note(st, hd->msg->seq, how);
 		mcast_held_free(mn, hd, how);
 	}
 	mcast_stream_block(mn, st, false);
@@ -205,8 +276,21 @@ static int mcast_rx_floor_raise(struct mcast_net *mn, u32 src, u64 seq)
 {
 	if (seq <= mcast_rx_floor(mn, src))
 		return 0;
+	/* an xarray value is a long: a seq is, once mcast_seq_plausible() */
+	if (seq > LONG_MAX)
+		return -ERANGE;
 	return xa_err(xa_store(&mn->rx_floor, src, xa_mk_value(seq),
 			       MCAST_GFP));
+}
+
+/* The share of the peer that made @st (it may have been deleted since). */
+static void mcast_stream_charge(struct mcast_net *mn,
+				struct mcast_rstream *st, int d)
+{
+	struct mcast_peer *p = xa_load(&mn->peers, st->peer);
+
+	if (p && (d > 0 || p->streams))
+		p->streams += d;
 }
 
 static void mcast_rstream_free(struct mcast_net *mn, struct mcast_rstream *st)
@@ -220,6 +304,7 @@ static void mcast_rstream_free(struct mcast_net *mn, struct mcast_rstream *st)
 	list_del(&st->lru);
 	xa_erase(&mn->rx_streams, st->key);
 	mn->nstreams--;
+	mcast_stream_charge(mn, st, -1);
 	mcast_obj_free(st, MCAST_OBJ_STREAM);
 }
 
@@ -249,7 +334,8 @@ void mcast_streams_expire(struct mcast_net *mn)
 		if (time_before(jiffies, st->used + idle))
 			break;
 		if (!list_empty(&st->held) ||
-		    mcast_rx_floor_raise(mn, st->key >> 32, st->last)) {
+		    mcast_rx_floor_raise(mn, st->key >> 32, st->last) ==
+		    -ENOMEM) {
 			st->used = jiffies;	/* look again later */
 			list_move_tail(&st->lru, &mn->rx_lru);
 			continue;
@@ -285,14 +371,36 @@ bool mcast_node_young(const struct mcast_net *mn)
 			   msecs_to_jiffies(READ_ONCE(stream_idle_ms)));
 }
 
-bool mcast_stream_room(struct mcast_net *mn, u32 src, u32 group)
+/* A message of @group has no file here to go to, and so no order to keep. */
+static bool mcast_group_absent(struct mcast_net *mn, u32 group)
 {
-	return mn->nstreams < MCAST_STREAMS_MAX ||
-	       xa_load(&mn->rx_streams, mcast_key2(src, group));
+	return group != MCAST_NO_GROUP && !xa_load(&mn->groups, group);
 }
 
+bool mcast_stream_room(struct mcast_net *mn, const struct mcast_peer *p,
+		       u32 src, u32 group)
+{
+	if (mcast_group_absent(mn, group) ||
+	    xa_load(&mn->rx_streams, mcast_key2(src, group)))
+		return true;
+	return mn->nstreams < MCAST_STREAMS_MAX &&
+	       p->streams < MCAST_STREAMS_PER_PEER;
+}
+
+u32 mcast_streams_of(struct mcast_net *mn, u32 id)
+{
+	struct mcast_rstream *st;
+	u32 n = 0;
+
+	list_for_each_entry(st, &mn->rx_lru, lru)
+		n += st->peer == id;
+	return n;
+}
+
+/* A new stream, charged to @peer, whose datagram made it. */
 static struct mcast_rstream *mcast_rstream_new(struct mcast_net *mn,
-					       unsigned long key, u32 src)
+					       unsigned long key, u32 src,
+					       u32 peer)
 {
 	struct mcast_rstream *st;
 
@@ -304,6 +412,8 @@ static struct mcast_rstream *mcast_rstream_new(struct mcast_net *mn,
 		return NULL;
 	}
 	st->key = key;
+	st->peer = peer;
+	mcast_stream_charge(mn, st, 1);
 	INIT_LIST_HEAD(&st->held);
 	INIT_LIST_HEAD(&st->held_link);
 	list_add_tail(&st->lru, &mn->rx_lru);
@@ -365,8 +475,10 @@ void mcast_rx_deliver(struct mcast_net *mn, struct mcast_job *job, u64 prev)
 	struct mcast_held *pos;
 	int how;
 
+	if (!st && mcast_group_absent(mn, msg->group))
+		return;		/* no member: nothing to order or deliver */
 	if (!st) {
-		st = mcast_rstream_new(mn, key, msg->src_node);
+		st = mcast_rstream_new(mn, key, msg->src_node, msg->from_node);
 		if (!st) {	/* no order, no loss */
 			mcast_job_delivered(mn, job, mcast_deliver_now(mn, msg));
 			return;
@@ -375,9 +487,16 @@ void mcast_rx_deliver(struct mcast_net *mn, struct mcast_job *job, u64 prev)
 	st->used = jiffies;
 	list_move_tail(&st->lru, &mn->rx_lru);
 	if (msg->seq <= st->last) {
-		if (!mcast_gap_has(st, msg->seq))
+		if (!mcast_gap_has(st, msg->seq) &&
+		    mcast_stream_knows(st, msg->seq))
 			goto dup;
-		/* too late: delivered now it would break FIFO */
+		/*
+		 * Too late (delivered now it would break FIFO), or not known
+		 * to have been delivered: the sender hears this node failed.
+		 * Never "delivered" for a seq the stream only lies above:
+		 * a forged seq ahead of the sender's would otherwise turn its
+		 * real messages into silent losses reported as successes.
+		 */
 		atomic64_inc(&mn->stats.late);
 		mcast_job_add_failed(job, mn->node_id);
 		return;
@@ -391,6 +510,7 @@ void mcast_rx_deliver(struct mcast_net *mn, struct mcast_job *job, u64 prev)
 		if (how != MCAST_BLOCKED) {
 			mcast_job_delivered(mn, job, how);
 			st->last = max(st->last, msg->seq);
+			mcast_stream_note(st, msg->seq, how);
 			mcast_stream_drain(mn, st, false);
 			return;
 		}

@@ -160,11 +160,11 @@ static void mcast_tx_expire(struct mcast_net *mn, struct mcast_tx *tx)
 static bool mcast_tx_same_child(struct mcast_net *mn, struct mcast_tx *tx,
 				const struct mcw_hdr *h)
 {
-	u32 inc = be32_to_cpu(h->step);
+	u32 inc = be32_to_cpu(h->step);	/* never 0: mcast_rx_body() */
 
 	if (!tx->child_inc)
 		tx->child_inc = inc;	/* the first word from it */
-	if (!inc || inc == tx->child_inc)
+	if (inc == tx->child_inc)
 		return true;
 	mcast_tx_give_up(mn, tx, ECONNRESET);
 	return false;
@@ -516,7 +516,7 @@ void mcast_rx_ack(struct mcast_net *mn, const struct mcw_hdr *h,
 		  const void *body, size_t blen, u32 from)
 {
 	struct mcast_tx *tx = xa_load(&mn->txs, be32_to_cpu(h->xid));
-	u64 sack = blen >= 8 ? get_unaligned_be64(body) : 0;
+	u64 sack = blen ? get_unaligned_be64(body) : 0;	/* 0 or 8 bytes */
 	u32 cum, i, nacked;
 	int job;
 
@@ -623,10 +623,10 @@ void mcast_rx_done(struct mcast_net *mn, const struct mcw_hdr *h,
 	tx->done_parts = parts;
 	tx->done_got |= BIT_ULL(part);
 	first = part * room;
-	n = min(count - first, room);
-	for (i = 0; i < n && (i + 1) * 4 <= blen; i++)
+	n = min(count - first, room);	/* the body holds them all */
+	for (i = 0; i < n; i++)
 		mcast_done_failed(mn, tx, get_unaligned_be32(body + i * 4));
-	if (i < n || h->flags & MCW_F_TRUNC)
+	if (h->flags & MCW_F_TRUNC)
 		job->trunc = true;
 	if (tx->done_got != GENMASK_ULL(parts - 1, 0)) {
 		mcast_tx_progress(mn, tx);	/* alive: the rest is coming */

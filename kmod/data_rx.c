@@ -304,6 +304,12 @@ static u32 mcast_data_check(struct mcast_net *mn, const struct mcw_hdr *h,
 
 	if (len > MCAST_MAX_MSG || be32_to_cpu(h->src) >= mn->torus.nodes)
 		return 0;
+	if (!mcast_seq_plausible(be64_to_cpu(h->seq))) {
+		net_info_ratelimited("node %u: DATA from node %u with seq %llu, ahead of this node's clock by more than seq_skew_ms (are the clocks set?)\n",
+				     mn->node_id, be32_to_cpu(h->from),
+				     be64_to_cpu(h->seq));
+		return 0;
+	}
 	if (h->flags & MCW_F_RB) {
 		/* a prev per node and the RB entry; no algorithm of a piece */
 		if (count != mn->torus.nodes + 1 ||
@@ -348,7 +354,7 @@ static bool mcast_rx_room(struct mcast_net *mn, const struct mcast_peer *p,
 	      p->jobs < MCAST_JOBS_PER_PEER && mn->njobs < MCAST_JOBS_MAX &&
 	      mn->fwd_mem + mn->held_mem + len <= MCAST_MSG_MEM_MAX &&
 	      mn->nheld < MCAST_HELD_MAX && p->held < MCAST_HELD_PER_PEER &&
-	      mcast_stream_room(mn, be32_to_cpu(h->src),
+	      mcast_stream_room(mn, p, be32_to_cpu(h->src),
 				be32_to_cpu(h->group)) &&
 	      (!(h->flags & MCW_F_RB) || mcast_rb_room(mn, h))))
 		return false;
@@ -464,20 +470,16 @@ static void mcast_rx_refuse(struct mcast_net *mn, const struct mcw_hdr *h,
 	mcast_xmit(mn, from, &v, 1, sizeof(a));
 }
 
+/* A DATA fragment of a transfer of @nfrags, its length checked. */
 static void mcast_rx_data(struct mcast_net *mn, const struct mcw_hdr *h,
-			  const u8 *body, size_t blen, u32 from)
+			  const u8 *body, u32 nfrags, u32 from)
 {
 	u32 inc = be32_to_cpu(h->cum);
 	unsigned long key = mcast_key2(from, be32_to_cpu(h->xid));
 	u32 frag = be32_to_cpu(h->frag), fs = mcast_frag_size(mn);
-	u32 nfrags = mcast_data_check(mn, h, blen);
 	struct mcast_job *job;
 	u32 off, end, c;
 
-	if (!nfrags) {
-		atomic64_inc(&mn->stats.rx_malformed);
-		return;
-	}
 	if (inc && inc != mn->incarnation) {
 		atomic64_inc(&mn->stats.rx_stale);
 		mcast_rx_refuse(mn, h, from, 0, 0);
@@ -552,6 +554,62 @@ static void mcast_rx_bad_src(struct mcast_net *mn,
 			     ntohs(sa->sin6_port));
 }
 
+/*
+ * The ids a DONE part carries: part @frag of a list of @count, each part
+ * as many as fit (the last the rest); U32_MAX for a part no list has.
+ */
+static u32 mcast_done_ids(struct mcast_net *mn, u32 count, u32 frag)
+{
+	u32 room = mcast_done_room(mn);
+	u64 first = (u64)frag * room;
+
+	if (!count)
+		return frag ? U32_MAX : 0;
+	if (first >= count)
+		return U32_MAX;
+	return min_t(u64, count - first, room);
+}
+
+/*
+ * Every length of a datagram is checked here, once, where it is opened
+ * (whatever carried it: a UDP datagram, a segment of a GRO train, a TCP
+ * frame read in one piece or several), before any handler reads a byte
+ * of its body: the @len bytes left once the trailer is cut must cover the
+ * header, and the body be exactly what the header says it holds.  DATA:
+ * its fragment of the transfer (mcast_data_check()); ACK: nothing (a
+ * refusal) or the bitmap; DONE: its part of the failed list; REPORT: its
+ * count of ids; REPORT_ACK: nothing.  ACK and DONE carry their sender's
+ * incarnation, never 0.  Returns false for anything else; *@nfrags is a
+ * DATA's transfer's fragment count.
+ */
+static bool mcast_rx_body(struct mcast_net *mn, const struct mcw_hdr *h,
+			  size_t len, u32 *nfrags)
+{
+	u32 count = be32_to_cpu(h->count);
+	size_t blen;
+
+	if (len < sizeof(*h))
+		return false;
+	blen = len - sizeof(*h);
+	switch (h->type) {
+	case MCW_DATA:
+		*nfrags = mcast_data_check(mn, h, blen);
+		return *nfrags;
+	case MCW_ACK:
+		return h->step && (!blen || blen == sizeof(__be64));
+	case MCW_DONE:
+		count = mcast_done_ids(mn, count, be32_to_cpu(h->frag));
+		return h->step && count != U32_MAX &&
+		       blen == (size_t)count * 4;
+	case MCW_REPORT:
+		return count <= mcast_done_room(mn) &&
+		       blen == (size_t)count * 4;
+	case MCW_REPORT_ACK:
+		return !blen;
+	}
+	return false;
+}
+
 void mcast_data_rx_meta(struct mcast_net *mn, const struct sockaddr_in6 *sa,
 			const void *buf, size_t len,
 			const struct mcast_rx_meta *meta)
@@ -566,8 +624,10 @@ void mcast_data_rx(struct mcast_net *mn, const struct sockaddr_in6 *sa,
 		   const void *buf, size_t len)
 {
 	const struct mcw_hdr *h = buf;
+	const u8 *body = (const u8 *)buf + sizeof(*h);
 	struct mcast_peer *p;
-	u32 from;
+	u32 from, nfrags = 0;
+	size_t blen;
 
 	lockdep_assert_held(&mn->lock);
 	atomic64_inc(&mn->stats.rx_packets);
@@ -588,19 +648,23 @@ void mcast_data_rx(struct mcast_net *mn, const struct sockaddr_in6 *sa,
 	p->down = false;
 	p->heard = jiffies;
 	p->heard_ever = true;
+	if (!mcast_rx_body(mn, h, len, &nfrags)) {
+		atomic64_inc(&mn->stats.rx_malformed);
+		return;
+	}
+	blen = len - sizeof(*h);
 	switch (h->type) {
 	case MCW_DATA:
-		mcast_rx_data(mn, h, buf + sizeof(*h), len - sizeof(*h), from);
+		mcast_rx_data(mn, h, body, nfrags, from);
 		break;
 	case MCW_ACK:
-		mcast_rx_ack(mn, h, buf + sizeof(*h), len - sizeof(*h), from);
+		mcast_rx_ack(mn, h, body, blen, from);
 		break;
 	case MCW_DONE:
-		mcast_rx_done(mn, h, buf + sizeof(*h), len - sizeof(*h), from);
+		mcast_rx_done(mn, h, body, blen, from);
 		break;
 	case MCW_REPORT:
-		mcast_rx_report(mn, h, buf + sizeof(*h), len - sizeof(*h),
-				from);
+		mcast_rx_report(mn, h, body, blen, from);
 		break;
 	case MCW_REPORT_ACK:
 		mcast_rx_report_ack(mn, h, from);

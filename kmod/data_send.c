@@ -429,7 +429,7 @@ again:
 	self = mn->configured ? mn->node_id : MCAST_NO_NODE;
 	msg->group = group;
 	msg->src_node = self;
-	msg->seq = atomic64_inc_return(&mn->seq);
+	msg->seq = mcast_seq_next(mn);
 	msg->step = 0;
 	msg->from_node = self;
 	ctx->seq = msg->seq;
@@ -488,8 +488,10 @@ again:
 			void *e = xa_load(&ts->last, job->nodes[i]);
 
 			job->prevs[i] = e ? xa_to_value(e) : 0;
-			xa_store(&ts->last, job->nodes[i],
-				 xa_mk_value(msg->seq), MCAST_GFP);
+			/* a seq of the clock's: far below LONG_MAX */
+			if (msg->seq <= LONG_MAX)
+				xa_store(&ts->last, job->nodes[i],
+					 xa_mk_value(msg->seq), MCAST_GFP);
 		}
 	}
 	INIT_LIST_HEAD(&job->txs);

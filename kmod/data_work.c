@@ -150,6 +150,7 @@ void mcast_data_peer_recount(struct mcast_net *mn, struct mcast_peer *p)
 	p->tx_active = 0;
 	p->held = 0;
 	p->rb = 0;
+	p->streams = mcast_streams_of(mn, p->id);
 	list_for_each_entry(job, &mn->jobs, link) {
 		if (job->root || job->parent != p->id)
 			continue;
@@ -217,12 +218,13 @@ void mcast_data_init_net(struct mcast_net *mn)
 	INIT_LIST_HEAD(&mn->held_streams);
 	INIT_LIST_HEAD(&mn->tx_lru);
 	/*
-	 * Message seqs start from the wall clock (seconds << 20) and transfer
-	 * ids at random, so a restarted node (module reload, new netns) is
-	 * not taken for a stale duplicate of its previous life by receivers
-	 * that still remember it, unless it sent 2^20 messages per second.
+	 * Message seqs follow the wall clock (seconds << 20 and the fraction:
+	 * mcast_seq_next()) and transfer ids start at random, so a restarted
+	 * node (module reload, new netns) is not taken for a stale duplicate
+	 * of its previous life by receivers that still remember it, unless
+	 * it sent 2^20 messages per second.
 	 */
-	atomic64_set(&mn->seq, (u64)ktime_get_real_seconds() << 20);
+	atomic64_set(&mn->seq, mcast_seq_clock());
 	mn->next_xid = get_random_u32();
 	/* ACKs carry it: a parent tells a restarted child from its old life */
 	mn->incarnation = get_random_u32() ?: 1;

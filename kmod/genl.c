@@ -106,6 +106,10 @@ static const struct nla_policy mcast_peer_policy[MCAST_PEER_A_MAX + 1] = {
 		.type = NLA_REJECT,
 		.reject_message = "the data path's view of a peer is read-only",
 	},
+	[MCAST_PEER_A_STREAMS] = {
+		.type = NLA_REJECT,
+		.reject_message = "the data path's view of a peer is read-only",
+	},
 };
 
 static const struct nla_policy mcast_group_policy[MCAST_GROUP_A_MAX + 1] = {
@@ -241,7 +245,8 @@ static int mcast_put_peer_link(struct sk_buff *skb, struct mcast_net *mn,
 	       nla_put_u8(skb, MCAST_PEER_A_DOWN, p->down) ||
 	       nla_put_u32(skb, MCAST_PEER_A_TRANSFERS, p->tx_active) ||
 	       nla_put_u32(skb, MCAST_PEER_A_JOBS, p->rx_jobs + p->jobs) ||
-	       nla_put_u32(skb, MCAST_PEER_A_HELD, p->held);
+	       nla_put_u32(skb, MCAST_PEER_A_HELD, p->held) ||
+	       nla_put_u32(skb, MCAST_PEER_A_STREAMS, p->streams);
 }
 
 /* @mn: also the data path's view of it (a reply, not an event) */

@@ -98,6 +98,7 @@ struct mcast_peer {
 	u32 rx_jobs;		/* transfers from it being reassembled */
 	u32 jobs;		/* ... or forwarded (mcast_job_count()) */
 	u32 held;		/* messages from it held for FIFO order */
+	u32 streams;		/* FIFO streams its datagrams made here */
 	u32 rb;			/* its RB broadcasts being assembled */
 	u32 tx_active;		/* transfers to it sending data */
 	u32 srtt_us;		/* smoothed round trip time, 0: no sample */

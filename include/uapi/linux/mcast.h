@@ -569,6 +569,7 @@ enum mcast_peer_attr {
 	MCAST_PEER_A_JOBS,	/* u32: transfers from it being received or
 				 * forwarded */
 	MCAST_PEER_A_HELD,	/* u32: its messages held for FIFO order */
+	MCAST_PEER_A_STREAMS,	/* u32: FIFO streams its datagrams made here */
 
 	__MCAST_PEER_A_MAX,
 	MCAST_PEER_A_MAX = __MCAST_PEER_A_MAX - 1
@@ -649,9 +650,10 @@ enum mcast_stats_attr {
 	MCAST_STATS_A_FLOORS,		/* u64: senders with forgotten streams
 					 * (a gauge; at most one per node) */
 	MCAST_STATS_A_LATE,		/* u64: messages that came after their
-					 * stream had stopped waiting for them:
-					 * refused (FIFO), this node reported
-					 * failed to their sender */
+					 * stream had stopped waiting for them,
+					 * or below its last seq and not known
+					 * delivered: refused (FIFO), this node
+					 * reported failed to their sender */
 	MCAST_STATS_A_RX_BAD_AUTH,	/* u64: datagrams from a peer's address
 					 * dropped: no tag, a tag under no key
 					 * the node has, a wrong tag, or a

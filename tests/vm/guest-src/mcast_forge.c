@@ -8,7 +8,7 @@
  *   mcast_forge [tcp|raw] [sport=PORT] [bind=ADDR] ADDR PORT TYPE
  *               [FIELD=V..] [piece=ID:PREV,ID:PREV..] [text=STRING]
  *               [n=COUNT] [inc=FIELD,..] [seed=S]
- *               [key=FILE [key_id=N] [ctr=C]]
+ *               [key=FILE [key_id=N] [ctr=C]] [cut=N]
  *
  * TYPE data, ack or done (or a number).  FIELDs are the header's: version
  * (1), flags, src, from, xid, seq, group, step, msg_len, count, frag, cum,
@@ -29,6 +29,9 @@
  * kernel's AF_ALG); the counter is C for every copy if ctr= is given (a
  * replay), else the clock in ns, one more per datagram.
  *
+ * cut=N cuts every datagram to its first N bytes before it is sealed (a
+ * datagram shorter than its header, or than what its header claims).
+ *
  * TYPE fuzz sends COUNT datagrams made from a pseudo-random generator
  * seeded with S: each a DATA, ACK, DONE or unknown type whose header
  * fields are either plausible (the set from= and src=, small counts and
@@ -38,8 +41,9 @@
  * listen=MS (raw only): then, for MS ms, prints what the node at ADDR PORT
  * answers to sport (the raw socket sees a copy of every UDP datagram that
  * comes in), a line each, as it comes:
- *   got TYPE flags=F from=N xid=X seq=S count=C frag=F cum=C [ids=ID,..]
- * (ids: a DONE's failed list).
+ *   got TYPE flags=F from=N xid=X seq=S step=T count=C frag=F cum=C [ctr=N] [ids=ID,..]
+ * (step: an ACK's or DONE's incarnation; ctr: a sealed one's counter;
+ * ids: a DONE's failed list).
  * Prints "sent N" and exits 0, or says why not and exits 1.
  */
 #define _GNU_SOURCE
@@ -447,10 +451,18 @@ static void print_answer(const uint8_t *p, size_t len)
 	if (len < sizeof(h))
 		return;
 	memcpy(&h, p, sizeof(h));
-	printf("got %s flags=%u from=%u xid=%u seq=%llu count=%u frag=%u cum=%u",
+	printf("got %s flags=%u from=%u xid=%u seq=%llu step=%u count=%u frag=%u cum=%u",
 	       h.type < 4 ? types[h.type] : "?", h.flags, be32toh(h.from),
 	       be32toh(h.xid), (unsigned long long)be64toh(h.seq),
-	       be32toh(h.count), be32toh(h.frag), be32toh(h.cum));
+	       be32toh(h.step), be32toh(h.count), be32toh(h.frag),
+	       be32toh(h.cum));
+	if ((h.flags & F_AUTH) && len >= sizeof(h) + AUTH_LEN) {
+		uint64_t ctr;
+
+		memcpy(&ctr, p + len - AUTH_LEN + 4, 8);
+		printf(" ctr=%llu", (unsigned long long)be64toh(ctr));
+		len -= AUTH_LEN;
+	}
 	if (h.type == 3) {
 		n = (len - sizeof(h)) / 4;
 		printf(" ids=");
@@ -520,7 +532,7 @@ int main(int argc, char **argv)
 	const char *key_path = NULL;
 	struct timespec now;
 	uint32_t npiece = 0;
-	size_t len, k;
+	size_t len, k, cut = 0;
 	int a = 1, fuzz = 0, listen_ms = 0;
 
 	for (; a < argc; a++) {
@@ -568,6 +580,10 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[a], "ctr")) {
 			sl.ctr = strtoull(eq, NULL, 0);
 			sl.fixed = 1;
+		} else if (!strcmp(argv[a], "cut")) {
+			cut = strtoul(eq, NULL, 0);
+			if (!cut)
+				die("cut: at least one byte");
 		} else if (!strcmp(argv[a], "listen")) {
 			listen_ms = atoi(eq);
 		} else if (!strcmp(argv[a], "seed")) {
@@ -612,6 +628,12 @@ int main(int argc, char **argv)
 			memcpy(dgram + 4, &f.h, sizeof(f.h));
 			memcpy(dgram + 4 + sizeof(f.h), f.body, f.blen);
 			inc_fields(&f.h, inc);
+		}
+		if (cut && cut < len) {
+			/* the flag a sealed header has, if the cut keeps it */
+			if (sl.op >= 0 && cut > 2)
+				dgram[4 + 2] |= F_AUTH;
+			len = cut;
 		}
 		seal(&sl, dgram + 4, &len);
 		send_one(&o, dgram + 4, len);

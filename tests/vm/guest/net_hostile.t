@@ -34,7 +34,8 @@
 #
 # Epoch: node 1's ACKs and DONEs are dropped on its links; mcast_forge,
 # on its address and port, answers node 0's transfer of a 300 KB message
-# with one ACK claiming a receiving job 2^30 epochs newer than node 1's
+# with one ACK, naming node 1's incarnation (read off its ACKs before:
+# one naming none is refused), claiming a receiving job 2^30 epochs newer than node 1's
 # own (ACKs name the child's job, docs/data-path.md "Per-hop
 # reliability").  Node 1's real ACKs then look older and say nothing, so
 # node 0's window cannot move: its send must end at the transfer's
@@ -177,7 +178,9 @@ held_bound() {
 
 # a message that comes after its stream stopped waiting (see the top)
 late_message() {
-	S=1152921504606846976	# 2^60
+	# node 3's seqs as its clock makes them (seconds << 20): a seq
+	# beyond the clock is no message's and is refused outright
+	S=$(($(date +%s) * 1048576))
 	start_receivers
 	late0=$(netstat_of 1 late)
 	as0() { # XID SEQ PREV TEXT
@@ -205,7 +208,7 @@ late_message() {
 	is "$(grep '^msg src=3 .* len=5 ' "$W/rx.1" | sed 's/.* seq=\([0-9]*\) .*/\1/' | tr '\n' ' ')" \
 		"$((S + 2)) " "$TP: node 1 delivered M2 only: M1 came after the gap time, M0 after the stream"
 	for f in late1:$((S + 1)) late1again:$((S + 1)) late0:$S; do
-		if grep -q "^got done .* seq=${f#*:} count=1 .* ids=1\$" "$W/${f%:*}"; then
+		if grep -q "^got done .* seq=${f#*:} step=[0-9]* count=1 .* ids=1\$" "$W/${f%:*}"; then
 			pass "$TP: ... and answered its DONE with itself failed (${f%:*})"
 		else
 			fail "$TP: node 1 reports it failed in its DONE (${f%:*})" "$(cat "$W/${f%:*}")"
@@ -310,13 +313,24 @@ forged_epoch() {
 	echo $((5000 * ${mcast_time_scale:-1})) > $_p/transfer_lifetime_ms
 	echo $((3000 * ${mcast_time_scale:-1})) > $_p/fifo_gap_ms
 	old0=$(netstat_of 0 acks_old)
+	# the forger, on the path, reads node 1's incarnation off its ACKs
+	# (an ACK naming none, 0, is no ACK)
+	mcastbed exec 0 mcast_forge raw sport=$PORT "$(addr_of 1)" $PORT ack \
+		n=0 listen=3000 > "$W/inc.l" 2>&1 &
+	il=$!
+	sleep 1
+	mcastbed exec 0 mcast_probe tx g:5 100 wait=5000 > /dev/null 2>&1
+	wait "$il"
+	inc1=$(sed -n 's/^got .* step=\([0-9]*\) .*/\1/p' "$W/inc.l" | head -n 1)
+	[ -n "$inc1" ] && pass "$TP: epoch: node 1's incarnation is $inc1" ||
+		fail "$TP: epoch: node 1's incarnation read off its ACKs" "$(cat "$W/inc.l")"
 	# all but the forgery, which sets an ACK flag no one reads (0x08) so
 	# that it passes the filter on node 1's own links
 	run_ok "$TP: epoch: node 1's ACKs and DONEs are dropped" drop_sent 1 add 2 0xfe 0 0x08
 	send_watched epoch 300000
 	run_ok "$TP: epoch: node 1 forges an ACK of epoch 2^30 for transfer ${xid:-?}" \
 		mcastbed exec 1 mcast_forge raw sport=$PORT "$(addr_of 0)" $PORT ack \
-		from=1 xid="${xid:-0}" flags=8 count=1073741824
+		from=1 xid="${xid:-0}" flags=8 step="${inc1:-0}" count=1073741824
 	stop_watching
 	run_ok "$TP: epoch: node 1's answers go again" drop_sent 1 del
 	wait "$yt"
