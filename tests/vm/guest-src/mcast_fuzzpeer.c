@@ -489,7 +489,7 @@ static void xmit(struct peer *p, uint8_t *dg, size_t len, int wild)
 	int copies = 1, split_short = 0, i, k;
 	size_t slen;
 
-	if (wild && len >= HDR && chance(dg[1] == T_DONE ? 15 : 5)) {
+	if (wild && len >= HDR && chance(dg[1] == T_DONE ? 30 : 5)) {
 		/*
 		 * A header cut short, mostly keeping step, count and frag (a
 		 * DONE of 72 to 75 bytes sealed), else any; on TCP mostly
