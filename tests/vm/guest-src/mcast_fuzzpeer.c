@@ -369,8 +369,7 @@ static void open_sockets(void)
 			die("UDP [%s]:%u: %s", opt.addr, opt.port, strerror(errno));
 		return;
 	}
-	/* the kernel's listener is on the wildcard; ours too */
-	parse_addr("::", opt.port, &me);
+	/* on our address: the peers connect to it (and a host may hold two) */
 	listen_fd = socket(AF_INET6, SOCK_STREAM | SOCK_NONBLOCK, 0);
 	if (listen_fd < 0)
 		die("socket: %s", strerror(errno));
