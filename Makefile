@@ -225,6 +225,12 @@ $(FORGE): $(B)/obj/tests/vm/guest-src/mcast_forge.o
 	$(quiet) LD $@
 	$(Q)$(CC) $(U_LDFLAGS) -o $@ $^
 
+# ... and the key-holding peer that lies in live transfers (net_fuzz_auth).
+FUZZPEER := $(B)/mcast_fuzzpeer
+$(FUZZPEER): $(B)/obj/tests/vm/guest-src/mcast_fuzzpeer.o
+	$(quiet) LD $@
+	$(Q)$(CC) $(U_LDFLAGS) -o $@ $^
+
 $(B)/mcastmon: $(MON_OBJS) $(LIB)
 	$(quiet) LD $@
 	$(Q)$(CC) $(U_LDFLAGS) -o $@ $^ $(NL_LIBS) $(LDLIBS)
@@ -396,7 +402,7 @@ userspace: $(PERF) $(SIM) $(BEDPEERS) $(BEDROUTES) $(BEDSWROUTES)
 
 .PHONY: all userspace lib libmcast mcastctl mcastmon examples benches
 all: userspace $(if $(HAVE_KDIR),module,module-skip)
-userspace: $(LIB) $(CTL) $(MON) $(PROBE) $(FORGE) libmcast $(EXAMPLES) $(VMLTESTS) $(BENCHES)
+userspace: $(LIB) $(CTL) $(MON) $(PROBE) $(FORGE) $(FUZZPEER) libmcast $(EXAMPLES) $(VMLTESTS) $(BENCHES)
 lib: $(LIB)
 libmcast: $(MCL) $(MCL_LINKS) $(MCL_PC)
 mcastctl: $(CTL)

@@ -77,7 +77,8 @@ the guest wait that many times longer: a slow kernel), VM_TAP_TIMES=1 (each
 result carries the guest's uptime: where a test spends its time), QEMU, VM_OUT (work directory,
 default build/vm), VM_TRANSPORT (the transport mcastbed gives the nodes in
 every boot; default udp, with the guarantee tests of TCP_ALSO run once
-more on tcp).
+more on tcp), FUZZ_SEED and FUZZ_SECS (net_fuzz_auth's seed and seconds
+per transport).
 EOF
 }
 
@@ -94,7 +95,7 @@ IN_TREE_MODULES+=(algif_hash)
 # 9p share of the host's root (Open MPI and MPICH run from it).
 IN_TREE_MODULES+=(tipc dummy 9p 9pnet_virtio virtio_pci)
 # Userspace programs, relative to build/, put in the guest's /usr/local/bin.
-GUEST_PROGS=(mcastctl mcastmon mcast_probe mcast_forge examples/mcast_hello libtest/lib_api
+GUEST_PROGS=(mcastctl mcastmon mcast_probe mcast_forge mcast_fuzzpeer examples/mcast_hello libtest/lib_api
 	mcastperf mcastbed-peers mcastbed-routes mcastbed-swroutes mcastd mcastsim)
 # The peers' harnesses (relative to build/), put there WITHOUT their
 # libraries: the MPI ones load the host's over the 9p share (peerslib.sh).
@@ -750,6 +751,10 @@ main() {
 	fi
 	# Tests that trim their scale for CI's hour see the whole suite's wish.
 	[ "${VM_FULL:-0}" != 1 ] || EXTRA_APPEND+=" mcast_full=1"
+	# net_fuzz_auth's seed and length, to repeat or stretch a run.
+	for v in FUZZ_SEED FUZZ_SECS; do
+		[ -z "${!v:-}" ] || EXTRA_APPEND+=" $v=${!v}"
+	done
 	# A slow kernel's (make debugcheck's): receivers wait that much longer.
 	[ -z "${VM_TIME_SCALE:-}" ] || EXTRA_APPEND+=" mcast_time_scale=$VM_TIME_SCALE"
 	# Where a test spends its time: the guest's uptime on each result.
