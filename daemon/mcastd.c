@@ -436,6 +436,10 @@ static bool fresh(struct mcd *d, const struct mcd_conf_node *n,
 
 	if (mcd_msg_parse(buf, len, &m))
 		return true;
+	/* a life beyond the clock must not move the window: the view
+	 * refuses and counts it */
+	if (!mcd_view_inc_ok(d->view, m.incarnation, now_ms()))
+		return true;
 	return mcd_replay_fresh(&d->replay[n - d->conf.nodes], m.incarnation,
 				counter);
 }

@@ -13,6 +13,14 @@
  * owner raises its incarnation (a restart) or version (a change, or a
  * refutation of a suspicion of itself); the others may only raise the
  * state at the same (incarnation, version).
+ *
+ * Incarnations are wall-clock milliseconds (the start of a life) and a
+ * life raises its version at most once a millisecond (debounce_ms >= 1),
+ * so a record that one of us can have written has
+ *   incarnation <= wall + skew,  version <= 1 + wall + skew - incarnation
+ * by the receiver's clock (wall = cfg incarnation + time since the start).
+ * Anything beyond is refused and counted (bad_records): a forged record
+ * cannot outlive the skew, and nothing ever wraps.
  */
 #ifndef MCASTD_VIEW_H
 #define MCASTD_VIEW_H
@@ -24,6 +32,8 @@
 #define MCD_MAX_NODES		4096	/* configured nodes */
 #define MCD_MAX_GROUPS		256	/* groups one node is a member of */
 #define MCD_DGRAM_MAX		8192	/* bytes of one control datagram */
+#define MCD_SKEW_MS		10000	/* how far another clock may lead */
+#define MCD_DEBOUNCE_MS		20	/* between two versions of ours */
 
 enum mcd_state {
 	MCD_UNKNOWN,		/* never heard of (no record yet) */
@@ -42,6 +52,8 @@ struct mcd_view_cfg {
 	uint32_t dead_ms;	/* suspicion not refuted: dead after this */
 	uint32_t sync_ms;	/* anti-entropy: one digest this often */
 	uint32_t monitors;	/* 0: ceil(sqrt(nnodes - 1)) */
+	uint32_t skew_ms;	/* 0: MCD_SKEW_MS (clocks ahead of ours) */
+	uint32_t debounce_ms;	/* 0: MCD_DEBOUNCE_MS, at least 1 */
 	const uint32_t *groups;	/* joined here at the start (any order) */
 	uint32_t ngroups;	/* at most MCD_MAX_GROUPS */
 };
@@ -96,6 +108,13 @@ int mcd_view_input(struct mcd_view *v, uint32_t from, const void *buf,
 /* The kernel reported node @node unreachable (PEER_DOWN): suspect it. */
 void mcd_view_peer_down(struct mcd_view *v, uint32_t node, uint64_t now_ms);
 
+/*
+ * Whether a life that began at @incarnation can exist by now (see the
+ * bounds above); mcastd asks before a replay window follows it.
+ */
+bool mcd_view_inc_ok(const struct mcd_view *v, uint64_t incarnation,
+		     uint64_t now_ms);
+
 /* Heartbeats, suspicion and death timers, anti-entropy. */
 void mcd_view_tick(struct mcd_view *v, uint64_t now_ms);
 /* When mcd_view_tick next has something to do. */
@@ -125,6 +144,7 @@ struct mcd_view_stats {
 	uint64_t tx_dgrams, tx_bytes, rx_dgrams, rx_bytes, rx_bad;
 	uint64_t announces, digests, pulls, heartbeats;
 	uint64_t suspicions, refutations, deaths;
+	uint64_t bad_records;	/* beyond the clock, or not its writer's */
 };
 void mcd_view_stats(const struct mcd_view *v, struct mcd_view_stats *s);
 
