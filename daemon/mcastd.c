@@ -260,7 +260,13 @@ static int open_unix(struct mcd *d)
 	unlink(d->sock_path);
 	if (bind(d->unix_fd, (struct sockaddr *)&sa, sizeof(sa)))
 		return -errno;
-	chmod(d->sock_path, 0666);	/* reading the view needs no privilege */
+	/*
+	 * The view names every node, address and group of the cluster: only
+	 * its owner and group read it.  Under mcastd.service that is user
+	 * and group mcast (docs/daemon.md "Privileges"), run by hand root's.
+	 */
+	if (chmod(d->sock_path, 0660))
+		return -errno;
 	return 0;
 }
 
@@ -362,7 +368,7 @@ static int setup_key(struct mcd *d)
 		log_err("key: no HMAC-SHA256 over AF_ALG here: %s", strerror(-e));
 	memcpy(d->key, key, sizeof(key));
 	d->has_key = !e;
-	memset(key, 0, sizeof(key));
+	explicit_bzero(key, sizeof(key));
 	return e;
 }
 
@@ -383,12 +389,13 @@ static int start(struct mcd *d, int rcvbuf)
 	d->kernel.local_changed = on_local_changed;
 	d->kernel.peer_down = on_peer_down;
 	d->kernel.ctx = d;
-	if (mcd_kernel_open(&d->kernel, &d->conf, d->self, rcvbuf) ||
-	    mcd_kernel_configure(&d->kernel) ||
-	    (d->has_key && mcd_kernel_key(&d->kernel, d->key)) ||
-	    mcd_kernel_dump(&d->kernel))
-		return -EIO;
-	memset(d->key, 0, sizeof(d->key));
+	err = mcd_kernel_open(&d->kernel, &d->conf, d->self, rcvbuf) ||
+	      mcd_kernel_configure(&d->kernel) ||
+	      (d->has_key && mcd_kernel_key(&d->kernel, d->key)) ||
+	      mcd_kernel_dump(&d->kernel) ? -EIO : 0;
+	explicit_bzero(d->key, sizeof(d->key));	/* the kernel has it */
+	if (err)
+		return err;
 	ids = calloc(d->conf.nnodes, sizeof(*ids));
 	if (!ids)
 		return -ENOMEM;
