@@ -158,6 +158,31 @@ static void read_local(struct mcd *d)
 	d->nlocal = n;
 }
 
+/*
+ * Groups a join made here (the kernel creates an unknown group with this
+ * node alone, unmanaged) whose files all left again before the view made
+ * a version of the join (debounced: view.c): no report will come for
+ * them, so they go now, unless the view has members for them.
+ */
+static void sweep_joined(struct mcd *d)
+{
+	static uint32_t ids[MCAST_MAX_GROUPS];
+	uint32_t i, n = 0, m;
+
+	if (!d->ready)
+		return;		/* install_all() sweeps at the first sync */
+	for (i = 0; i < d->kernel.ngroups && n < MCAST_MAX_GROUPS; i++) {
+		const struct mcd_kgroup *g = &d->kernel.groups[i];
+
+		if (!g->managed && !g->nlocal && g->n == 1 &&
+		    g->members[0] == d->self && !group_static(d, g->id) &&
+		    !mcd_view_members(d->view, g->id, &m, 1))
+			ids[n++] = g->id;
+	}
+	for (i = 0; i < n; i++)
+		mcd_kernel_install(&d->kernel, ids[i], NULL, 0);
+}
+
 /* The kernel's local memberships changed: a new version of our record. */
 static void on_local_changed(void *ctx)
 {
@@ -165,6 +190,7 @@ static void on_local_changed(void *ctx)
 
 	read_local(d);
 	mcd_view_set_local(d->view, d->local, d->nlocal, now_ms());
+	sweep_joined(d);
 }
 
 static void on_peer_down(void *ctx, uint32_t node)
@@ -318,6 +344,7 @@ static void install_all(struct mcd *d)
 	}
 	for (i = 0; i < n; i++)
 		mcd_kernel_install(&d->kernel, ids[i], NULL, 0);
+	sweep_joined(d);
 }
 
 /*
