@@ -41,6 +41,8 @@ struct rec {
 	uint64_t suspect_since;
 	uint64_t pull_after;	/* rate limits of PULL and of telling it */
 	uint64_t tell_after;	/* that we hold it suspect or dead */
+	uint64_t ans_bytes;	/* answer budget left (answer_budget()) */
+	uint64_t ans_at;	/* when it was last refilled */
 };
 
 enum { ANN_NONE, ANN_LIVE, ANN_ALL };
@@ -50,6 +52,7 @@ struct mcd_view {
 	void *ctx;
 	uint32_t hb_ms, suspect_ms, dead_ms, sync_ms;
 	uint32_t skew_ms, debounce_ms;
+	uint32_t answer_bps;	/* bytes of answers per peer per second */
 	uint64_t wall0, mono0;	/* the wall clock at the start, and now_ms */
 	/*
 	 * Our next version, due at next_bump (one per debounce_ms): a change
@@ -825,6 +828,39 @@ static void unmark(struct mcd_view *v, uint32_t nmarked)
 }
 
 /*
+ * What a DIGEST or PULL may still draw from us (records, in bytes): a
+ * token bucket per configured peer of answer_bps, one second's worth at
+ * most, so no peer (nor anyone spoofing one without a key) makes us send
+ * it, or through it a victim among the nodes, more than that a second.
+ * What is cut comes by a later digest; each cut is counted.
+ */
+static bool answer_budget(struct mcd_view *v, uint32_t s, uint64_t now,
+			  size_t need)
+{
+	struct rec *r = &v->rec[s];
+
+	if (now > r->ans_at) {
+		uint64_t dt = now - r->ans_at < 1000 ? now - r->ans_at : 1000;
+		uint64_t add = dt * v->answer_bps / 1000;
+
+		r->ans_bytes = r->ans_bytes + add > v->answer_bps ?
+			       v->answer_bps : r->ans_bytes + add;
+		r->ans_at = now;
+	}
+	if (r->ans_bytes < need) {
+		v->st.answers_cut++;
+		return false;
+	}
+	r->ans_bytes -= need;
+	return true;
+}
+
+static size_t rec_bytes(const struct rec *r)
+{
+	return MCD_REC_LEN + 4 * (size_t)r->ngroups;
+}
+
+/*
  * A summary of the sender's records: we send back those we hold larger
  * (or it has none of) and pull those it holds larger.
  */
@@ -846,7 +882,7 @@ static void on_digest(struct mcd_view *v, uint32_t s, const struct mcd_msg *m,
 		if (!once(v, i, &nmarked))
 			continue;
 		d = i == v->self ? own_seen(v, &k) : key_cmp(&k, &mine);
-		if (d < 0)
+		if (d < 0 && answer_budget(v, s, now, rec_bytes(&v->rec[i])))
 			put_rec(v, v->tx, s, i);
 		if (d <= 0 || i == v->self)
 			continue;
@@ -859,7 +895,8 @@ static void on_digest(struct mcd_view *v, uint32_t s, const struct mcd_msg *m,
 	flush(v, v->tx2, s);
 }
 
-static void on_pull(struct mcd_view *v, uint32_t s, const struct mcd_msg *m)
+static void on_pull(struct mcd_view *v, uint32_t s, const struct mcd_msg *m,
+		    uint64_t now)
 {
 	struct mcd_cursor c;
 	uint32_t node, nmarked = 0;
@@ -869,7 +906,8 @@ static void on_pull(struct mcd_view *v, uint32_t s, const struct mcd_msg *m)
 	while (mcd_next_node(&c, &node)) {
 		uint32_t i = find(v, node);
 
-		if (v->rec[i].state != MCD_UNKNOWN && once(v, i, &nmarked))
+		if (v->rec[i].state != MCD_UNKNOWN && once(v, i, &nmarked) &&
+		    answer_budget(v, s, now, rec_bytes(&v->rec[i])))
 			put_rec(v, v->tx, s, i);
 	}
 	unmark(v, nmarked);
@@ -948,7 +986,7 @@ int mcd_view_input(struct mcd_view *v, uint32_t from, const void *buf,
 		on_digest(v, s, &m, now_ms);
 		break;
 	case MCD_MSG_PULL:
-		on_pull(v, s, &m);
+		on_pull(v, s, &m, now_ms);
 		break;
 	}
 	check_sender(v, s, &m, now_ms);
@@ -1278,6 +1316,7 @@ struct mcd_view *mcd_view_new(const struct mcd_view_cfg *cfg,
 	v->sync_ms = cfg->sync_ms;
 	v->skew_ms = cfg->skew_ms ? cfg->skew_ms : MCD_SKEW_MS;
 	v->debounce_ms = cfg->debounce_ms ? cfg->debounce_ms : MCD_DEBOUNCE_MS;
+	v->answer_bps = cfg->answer_bps ? cfg->answer_bps : MCD_ANSWER_BPS;
 	v->wall0 = cfg->incarnation;
 	v->mono0 = now_ms;
 	v->next_bump = now_ms;

@@ -34,6 +34,7 @@
 #define MCD_DGRAM_MAX		8192	/* bytes of one control datagram */
 #define MCD_SKEW_MS		10000	/* how far another clock may lead */
 #define MCD_DEBOUNCE_MS		20	/* between two versions of ours */
+#define MCD_ANSWER_BPS		(256 << 10)	/* answer bytes/peer/s */
 
 enum mcd_state {
 	MCD_UNKNOWN,		/* never heard of (no record yet) */
@@ -54,6 +55,7 @@ struct mcd_view_cfg {
 	uint32_t monitors;	/* 0: ceil(sqrt(nnodes - 1)) */
 	uint32_t skew_ms;	/* 0: MCD_SKEW_MS (clocks ahead of ours) */
 	uint32_t debounce_ms;	/* 0: MCD_DEBOUNCE_MS, at least 1 */
+	uint32_t answer_bps;	/* 0: MCD_ANSWER_BPS (DIGEST/PULL answers) */
 	const uint32_t *groups;	/* joined here at the start (any order) */
 	uint32_t ngroups;	/* at most MCD_MAX_GROUPS */
 };
@@ -145,6 +147,7 @@ struct mcd_view_stats {
 	uint64_t announces, digests, pulls, heartbeats;
 	uint64_t suspicions, refutations, deaths;
 	uint64_t bad_records;	/* beyond the clock, or not its writer's */
+	uint64_t answers_cut;	/* records a DIGEST/PULL's budget left out */
 };
 void mcd_view_stats(const struct mcd_view *v, struct mcd_view_stats *s);
 

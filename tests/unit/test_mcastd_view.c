@@ -1292,6 +1292,40 @@ static void repeated_pull(struct fuzz *f)
 	   "a node pulled 2000 times in one PULL is answered once");
 }
 
+/*
+ * PULLs and DIGESTs of every node, 2000 of each in one ms, from one
+ * peer: the answers stay within one second's budget (MCD_ANSWER_BPS),
+ * and a second later the budget is back.
+ */
+static void answer_flood(struct fuzz *f)
+{
+	static struct mcd_wbuf w;
+	struct mcd_view_stats st0, st1, st2;
+	uint32_t i;
+	size_t len;
+
+	mcd_view_stats(f->t->v, &st0);
+	for (i = 0; i < 4000; i++) {
+		len = i % 2 ? mk_pull(f, &w, f->s->n) : mk_digest(f, &w, f->s->n);
+		mcd_view_input(f->t->v, f->from, w.buf, len, f->s->now);
+	}
+	mcd_view_stats(f->t->v, &st1);
+	ok(st1.tx_bytes - st0.tx_bytes <= MCD_ANSWER_BPS + 2 * MCD_DGRAM_MAX &&
+	   st1.tx_bytes - st0.tx_bytes > MCD_ANSWER_BPS / 2 &&
+	   st1.answers_cut > st0.answers_cut,
+	   "4000 PULLs and DIGESTs in 1 ms: %llu bytes of answers (budget %d "
+	   "a second), %llu records cut",
+	   (unsigned long long)(st1.tx_bytes - st0.tx_bytes), MCD_ANSWER_BPS,
+	   (unsigned long long)(st1.answers_cut - st0.answers_cut));
+	f->s->now += 1000;
+	len = mk_pull(f, &w, f->s->n);
+	mcd_view_input(f->t->v, f->from, w.buf, len, f->s->now);
+	mcd_view_stats(f->t->v, &st2);
+	ok(st2.answers_cut == st1.answers_cut && st2.tx_bytes > st1.tx_bytes,
+	   "a second later, a PULL is answered in full");
+	refresh(f->t);
+}
+
 /* Random byte flips of good datagrams: whatever comes, no harm (ASan). */
 static void mutations(struct sim *s)
 {
@@ -1364,6 +1398,7 @@ static void fuzz_scenario(uint64_t seed)
 	free(f.before.b);
 	free(f.after.b);
 	repeated_pull(&f);
+	answer_flood(&f);
 	/* The cluster goes on and still agrees, mutations and all. */
 	s->fuzzing = true;
 	mutations(s);

@@ -115,7 +115,7 @@ else
 fi
 
 # --- within the clock: taken as a relay, outbid by node 1
-fi_inc=$(($(date +%s%3N) + 5000))
+fi_inc=$(($(date +%s) * 1000 + 5000))
 for u in 0 3; do
 	forge_to $u "1:$fi_inc:1:3"
 done
