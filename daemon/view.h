@@ -30,8 +30,15 @@
 #include <stdint.h>
 
 #define MCD_MAX_NODES		4096	/* configured nodes */
-#define MCD_MAX_GROUPS		256	/* groups one node is a member of */
-#define MCD_DGRAM_MAX		8192	/* bytes of one control datagram */
+/* groups one node is a member of: every group its kernel can hold */
+#define MCD_MAX_GROUPS		4096	/* MCAST_MAX_GROUPS */
+/*
+ * Bytes of one control datagram: what several records, entries or node
+ * ids fill (MCD_DGRAM_FILL), or one record of MCD_MAX_GROUPS groups
+ * alone (its header, count, record header and ids: MCD_DGRAM_MAX).
+ */
+#define MCD_DGRAM_FILL		8192
+#define MCD_DGRAM_MAX		(42 + 4 * MCD_MAX_GROUPS)
 #define MCD_SKEW_MS		10000	/* how far another clock may lead */
 #define MCD_DEBOUNCE_MS		20	/* between two versions of ours */
 #define MCD_ANSWER_BPS		(256 << 10)	/* answer bytes/peer/s */

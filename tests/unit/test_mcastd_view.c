@@ -1670,6 +1670,75 @@ static void api_cases(void)
 	mcd_view_free(v);
 }
 
+/* Two views and a queue between them (no call inside another). */
+struct pair_q {
+	uint32_t n;
+	struct { uint32_t to; size_t len; uint8_t *b; } d[64];
+};
+
+static void pair_send(void *ctx, uint32_t to, const void *buf, size_t len)
+{
+	struct pair_q *q = ctx;
+
+	if (q->n == 64)
+		return;
+	q->d[q->n].to = to;
+	q->d[q->n].len = len;
+	q->d[q->n].b = xcalloc(1, len);
+	memcpy(q->d[q->n].b, buf, len);
+	q->n++;
+}
+
+/*
+ * Every group a node's files joined is announced, up to the kernel's
+ * MCAST_MAX_GROUPS: the lowest 256 used to be, so a user joining 1..256
+ * hid the node's higher groups from the cluster.
+ */
+static void all_groups(void)
+{
+	static const uint32_t ids[2] = { 1, 2 };
+	static uint32_t g[MCD_MAX_GROUPS];
+	static struct pair_q q;
+	struct mcd_view_ops o = { .send = pair_send };
+	struct mcd_view_cfg c = {
+		.nodes = ids, .nnodes = 2, .incarnation = 5,
+		.heartbeat_ms = 100, .suspect_ms = 1000, .dead_ms = 1000,
+		.sync_ms = 500,
+	};
+	struct mcd_view *v[2];
+	struct mcd_node_info in;
+	uint32_t i, t, m[2];
+
+	for (i = 0; i < MCD_MAX_GROUPS; i++)
+		g[i] = i + 1;
+	c.self = 1;
+	v[0] = mcd_view_new(&c, &o, &q, 1);
+	c.self = 2;
+	c.groups = g;
+	c.ngroups = MCD_MAX_GROUPS;
+	v[1] = mcd_view_new(&c, &o, &q, 1);
+	for (t = 2; t < 2000; t += 10) {
+		for (i = 0; i < q.n; i++) {
+			mcd_view_input(v[q.d[i].to - 1], 3 - q.d[i].to, q.d[i].b,
+				       q.d[i].len, t);
+			free(q.d[i].b);
+		}
+		q.n = 0;
+		mcd_view_tick(v[0], t);
+		mcd_view_tick(v[1], t);
+	}
+	mcd_view_node(v[0], 2, &in);
+	ok(in.state == MCD_ALIVE && in.ngroups == MCD_MAX_GROUPS &&
+	   mcd_view_members(v[0], MCD_MAX_GROUPS, m, 2) == 1 && m[0] == 2,
+	   "a node in all %d groups: every one announced (node 1 holds %u)",
+	   MCD_MAX_GROUPS, in.ngroups);
+	for (i = 0; i < q.n; i++)
+		free(q.d[i].b);
+	q.n = 0;
+	mcd_view_free(v[0]);
+	mcd_view_free(v[1]);
+}
+
 static void proto_cases(void)
 {
 	static struct mcd_wbuf w;
@@ -1688,7 +1757,7 @@ static void proto_cases(void)
 	while (!mcd_wbuf_add_rec(&w, &k, grp, 3))
 		nrec++;
 	len = mcd_wbuf_end(&w);
-	ok(len <= MCD_DGRAM_MAX && nrec == (MCD_DGRAM_MAX - 22) / 32,
+	ok(len <= MCD_DGRAM_FILL && nrec == (MCD_DGRAM_FILL - 22) / 32,
 	   "announce fills a datagram (%u records, %zu bytes)", nrec, len);
 	ok(!mcd_msg_parse(w.buf, len, &m) && m.type == MCD_MSG_ANNOUNCE &&
 	   m.from == 7 && m.incarnation == 99 && m.count == nrec,
@@ -1742,6 +1811,7 @@ int main(void)
 
 	proto_cases();
 	api_cases();
+	all_groups();
 	fuzz_scenario(x ^ 0xf022);
 	forgeries(x ^ 0xf039);
 	join_loop(x ^ 0x1001);
