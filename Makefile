@@ -604,8 +604,10 @@ install-tools: $(PERF) $(SIM) $(BEDPEERS) $(BEDROUTES) $(BEDSWROUTES)
 install: install-bin install-lib install-system $(if $(HAVE_KDIR),modules_install,module-skip)
 
 # The udev rule giving group "mcast" access to /dev/mcast, and the
-# sysusers.d entry creating that group (run systemd-sysusers, or
-# groupadd --system mcast, then udevadm trigger or reload the module).
+# sysusers.d entry creating that group and user mcast, which mcastd.service
+# runs as (run systemd-sysusers, or groupadd --system mcast and useradd
+# --system -g mcast -d / -s /usr/sbin/nologin mcast, then udevadm trigger
+# or reload the module).
 UDEVRULESDIR ?= /lib/udev/rules.d
 SYSUSERSDIR ?= /usr/lib/sysusers.d
 MODULESLOADDIR ?= /usr/lib/modules-load.d

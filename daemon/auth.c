@@ -65,7 +65,7 @@ int mcd_auth_init(struct mcd_auth *a, const unsigned char key[MCAST_KEY_LEN])
 	if (err)
 		return err;
 	a->op = hmac_open(derived, sizeof(derived));
-	memset(derived, 0, sizeof(derived));
+	explicit_bzero(derived, sizeof(derived));
 	if (a->op < 0)
 		return a->op;
 	a->on = true;

@@ -259,6 +259,7 @@ int mcd_kernel_key(struct mcd_kernel *k, const unsigned char *key)
 	struct ctl_node node;
 	struct nlattr *nest;
 	struct nl_msg *msg;
+	int err;
 
 	if (ctl_node_get(&k->cmd, &node))
 		return -EIO;
@@ -274,11 +275,17 @@ int mcd_kernel_key(struct mcd_kernel *k, const unsigned char *key)
 	if (!nest || nla_put_u8(msg, MCAST_KEY_A_ID, 1) ||
 	    nla_put(msg, MCAST_KEY_A_SECRET, MCAST_KEY_LEN, key) ||
 	    nla_put_flag(msg, MCAST_KEY_A_USE)) {
+		explicit_bzero(nlmsg_hdr(msg), nlmsg_hdr(msg)->nlmsg_len);
 		nlmsg_free(msg);
 		return -ENOMEM;
 	}
 	nla_nest_end(msg, nest);
-	if (ctl_nl_request(&k->cmd, msg, NULL, NULL)) {
+	/* our own reference: the request drops its one, we wipe the key */
+	nlmsg_get(msg);
+	err = ctl_nl_request(&k->cmd, msg, NULL, NULL);
+	explicit_bzero(nlmsg_hdr(msg), nlmsg_hdr(msg)->nlmsg_len);
+	nlmsg_free(msg);
+	if (err) {
 		log_err("kernel: cannot set the cluster key: %s%s%s",
 			strerror(-k->cmd.err), k->cmd.msg[0] ? ": " : "",
 			k->cmd.msg);

@@ -158,6 +158,31 @@ static void read_local(struct mcd *d)
 	d->nlocal = n;
 }
 
+/*
+ * Groups a join made here (the kernel creates an unknown group with this
+ * node alone, unmanaged) whose files all left again before the view made
+ * a version of the join (debounced: view.c): no report will come for
+ * them, so they go now, unless the view has members for them.
+ */
+static void sweep_joined(struct mcd *d)
+{
+	static uint32_t ids[MCAST_MAX_GROUPS];
+	uint32_t i, n = 0, m;
+
+	if (!d->ready)
+		return;		/* install_all() sweeps at the first sync */
+	for (i = 0; i < d->kernel.ngroups && n < MCAST_MAX_GROUPS; i++) {
+		const struct mcd_kgroup *g = &d->kernel.groups[i];
+
+		if (!g->managed && !g->nlocal && g->n == 1 &&
+		    g->members[0] == d->self && !group_static(d, g->id) &&
+		    !mcd_view_members(d->view, g->id, &m, 1))
+			ids[n++] = g->id;
+	}
+	for (i = 0; i < n; i++)
+		mcd_kernel_install(&d->kernel, ids[i], NULL, 0);
+}
+
 /* The kernel's local memberships changed: a new version of our record. */
 static void on_local_changed(void *ctx)
 {
@@ -165,6 +190,7 @@ static void on_local_changed(void *ctx)
 
 	read_local(d);
 	mcd_view_set_local(d->view, d->local, d->nlocal, now_ms());
+	sweep_joined(d);
 }
 
 static void on_peer_down(void *ctx, uint32_t node)
@@ -260,7 +286,13 @@ static int open_unix(struct mcd *d)
 	unlink(d->sock_path);
 	if (bind(d->unix_fd, (struct sockaddr *)&sa, sizeof(sa)))
 		return -errno;
-	chmod(d->sock_path, 0666);	/* reading the view needs no privilege */
+	/*
+	 * The view names every node, address and group of the cluster: only
+	 * its owner and group read it.  Under mcastd.service that is user
+	 * and group mcast (docs/daemon.md "Privileges"), run by hand root's.
+	 */
+	if (chmod(d->sock_path, 0660))
+		return -errno;
 	return 0;
 }
 
@@ -312,6 +344,7 @@ static void install_all(struct mcd *d)
 	}
 	for (i = 0; i < n; i++)
 		mcd_kernel_install(&d->kernel, ids[i], NULL, 0);
+	sweep_joined(d);
 }
 
 /*
@@ -362,7 +395,7 @@ static int setup_key(struct mcd *d)
 		log_err("key: no HMAC-SHA256 over AF_ALG here: %s", strerror(-e));
 	memcpy(d->key, key, sizeof(key));
 	d->has_key = !e;
-	memset(key, 0, sizeof(key));
+	explicit_bzero(key, sizeof(key));
 	return e;
 }
 
@@ -383,12 +416,13 @@ static int start(struct mcd *d, int rcvbuf)
 	d->kernel.local_changed = on_local_changed;
 	d->kernel.peer_down = on_peer_down;
 	d->kernel.ctx = d;
-	if (mcd_kernel_open(&d->kernel, &d->conf, d->self, rcvbuf) ||
-	    mcd_kernel_configure(&d->kernel) ||
-	    (d->has_key && mcd_kernel_key(&d->kernel, d->key)) ||
-	    mcd_kernel_dump(&d->kernel))
-		return -EIO;
-	memset(d->key, 0, sizeof(d->key));
+	err = mcd_kernel_open(&d->kernel, &d->conf, d->self, rcvbuf) ||
+	      mcd_kernel_configure(&d->kernel) ||
+	      (d->has_key && mcd_kernel_key(&d->kernel, d->key)) ||
+	      mcd_kernel_dump(&d->kernel) ? -EIO : 0;
+	explicit_bzero(d->key, sizeof(d->key));	/* the kernel has it */
+	if (err)
+		return err;
 	ids = calloc(d->conf.nnodes, sizeof(*ids));
 	if (!ids)
 		return -ENOMEM;
@@ -435,6 +469,10 @@ static bool fresh(struct mcd *d, const struct mcd_conf_node *n,
 	struct mcd_msg m;
 
 	if (mcd_msg_parse(buf, len, &m))
+		return true;
+	/* a life beyond the clock must not move the window: the view
+	 * refuses and counts it */
+	if (!mcd_view_inc_ok(d->view, m.incarnation, now_ms()))
 		return true;
 	return mcd_replay_fresh(&d->replay[n - d->conf.nodes], m.incarnation,
 				counter);

@@ -12,7 +12,7 @@
 _Static_assert(MCD_HDR_LEN + 2 + MCD_REC_LEN + 4 * MCD_MAX_GROUPS <=
 	       MCD_DGRAM_MAX, "a record must fit one datagram");
 _Static_assert(MCD_HDR_LEN + 6 + MCD_ENT_LEN * MCD_DIGEST_MAX <=
-	       MCD_DGRAM_MAX, "a digest must fit one datagram");
+	       MCD_DGRAM_FILL, "a digest must fit one datagram");
 
 static uint16_t get16(const uint8_t *p)
 {
@@ -272,7 +272,9 @@ int mcd_wbuf_add_rec(struct mcd_wbuf *w, const struct mcd_key *k,
 	uint8_t *p = w->buf + w->len;
 	uint32_t i;
 
+	/* records share MCD_DGRAM_FILL; a larger one goes alone */
 	if (w->type != MCD_MSG_ANNOUNCE || MCD_DGRAM_MAX - w->len < need ||
+	    (w->count && w->len + need > MCD_DGRAM_FILL) ||
 	    w->count >= MCD_MAX_NODES)
 		return -ENOSPC;
 	put_key(p, k);
@@ -300,7 +302,7 @@ int mcd_wbuf_add_ent(struct mcd_wbuf *w, const struct mcd_key *k)
 
 int mcd_wbuf_add_node(struct mcd_wbuf *w, uint32_t node)
 {
-	if (w->type != MCD_MSG_PULL || MCD_DGRAM_MAX - w->len < 4 ||
+	if (w->type != MCD_MSG_PULL || MCD_DGRAM_FILL - w->len < 4 ||
 	    w->count >= MCD_MAX_NODES)
 		return -ENOSPC;
 	put32(w->buf + w->len, node);

@@ -7,7 +7,7 @@
  *                u32 from, u64 incarnation (the sender's, >= 1)
  *   ANNOUNCE     u16 count (1..MCD_MAX_NODES), count records:
  *                  u32 node, u64 incarnation (>= 1), u32 version (>= 1),
- *                  u8 state (1..3), u8 pad (0), u16 ngroups (<= 256),
+ *                  u8 state (1..3), u8 pad (0), u16 ngroups (<= 4096),
  *                  u32 groups[ngroups] (strictly increasing, >= 1)
  *   DIGEST       u32 first (< MCD_MAX_NODES: the sender's index of the
  *                window's first node, for logs; entries name their node),

@@ -137,14 +137,16 @@ static void show_stats(struct mcd *d, struct json *j, FILE *f)
 	if (!j) {
 		fprintf(f, "control: tx %" PRIu64 " datagrams %" PRIu64
 			" bytes, rx %" PRIu64 " datagrams %" PRIu64
-			" bytes, %" PRIu64 " bad, %" PRIu64 " unauthenticated, %"
+			" bytes, %" PRIu64 " bad (%" PRIu64 " bad records), %"
+			PRIu64 " answer records cut, %" PRIu64
+			" unauthenticated, %"
 			PRIu64 " replayed, %" PRIu64
 			" from strangers; suspicions %" PRIu64
 			", refutations %" PRIu64 ", deaths %" PRIu64
 			"; kernel: %" PRIu64 " installs, %" PRIu64
 			" deletes, %" PRIu64 " stale, %" PRIu64 " resyncs\n",
 			s.tx_dgrams, s.tx_bytes, s.rx_dgrams, s.rx_bytes,
-			s.rx_bad, d->rx_unauth, d->rx_replayed, d->rx_stranger,
+			s.rx_bad, s.bad_records, s.answers_cut, d->rx_unauth, d->rx_replayed, d->rx_stranger,
 			s.suspicions, s.refutations, s.deaths,
 			d->kernel.installs, d->kernel.deletes, d->kernel.stale,
 			d->kernel.resyncs);
@@ -157,6 +159,8 @@ static void show_stats(struct mcd *d, struct json *j, FILE *f)
 	json_key_uint(j, "rx_dgrams", s.rx_dgrams);
 	json_key_uint(j, "rx_bytes", s.rx_bytes);
 	json_key_uint(j, "rx_bad", s.rx_bad);
+	json_key_uint(j, "bad_records", s.bad_records);
+	json_key_uint(j, "answers_cut", s.answers_cut);
 	json_key_uint(j, "rx_unauth", d->rx_unauth);
 	json_key_uint(j, "rx_replayed", d->rx_replayed);
 	json_key_uint(j, "rx_stranger", d->rx_stranger);

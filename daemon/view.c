@@ -41,6 +41,8 @@ struct rec {
 	uint64_t suspect_since;
 	uint64_t pull_after;	/* rate limits of PULL and of telling it */
 	uint64_t tell_after;	/* that we hold it suspect or dead */
+	uint64_t ans_bytes;	/* answer budget left (answer_budget()) */
+	uint64_t ans_at;	/* when it was last refilled */
 };
 
 enum { ANN_NONE, ANN_LIVE, ANN_ALL };
@@ -49,6 +51,20 @@ struct mcd_view {
 	struct mcd_view_ops ops;
 	void *ctx;
 	uint32_t hb_ms, suspect_ms, dead_ms, sync_ms;
+	uint32_t skew_ms, debounce_ms;
+	uint32_t answer_bps;	/* bytes of answers per peer per second */
+	uint64_t wall0, mono0;	/* the wall clock at the start, and now_ms */
+	/*
+	 * Our next version, due at next_bump (one per debounce_ms): a change
+	 * of groups (pend) and/or a refutation (own_all: to every node).  It
+	 * must be larger than every record of us seen (seen_inc, seen_ver).
+	 */
+	bool own_dirty, own_all, own_groups;
+	uint16_t npend;
+	uint32_t *pend;
+	uint64_t next_bump;
+	uint64_t seen_inc;
+	uint32_t seen_ver;
 	uint32_t n;		/* configured nodes */
 	uint32_t self;		/* our index */
 	uint32_t k;		/* monitors per node */
@@ -140,6 +156,25 @@ static int key_cmp(const struct mcd_key *a, const struct mcd_key *b)
 static uint64_t max_u64(uint64_t a, uint64_t b)
 {
 	return a > b ? a : b;
+}
+
+/* Our wall clock (ms): the incarnation we started with, plus uptime. */
+static uint64_t wall(const struct mcd_view *v, uint64_t now)
+{
+	return v->wall0 + (now > v->mono0 ? now - v->mono0 : 0);
+}
+
+/*
+ * Whether some node's daemon can have written (@inc, @ver) by now: a life
+ * starts at its wall clock and raises its version at most once a ms, and
+ * its clock may lead ours by skew_ms (view.h).
+ */
+static bool key_ok(const struct mcd_view *v, uint64_t inc, uint32_t ver,
+		   uint64_t now)
+{
+	uint64_t lim = wall(v, now) + v->skew_ms;
+
+	return inc && inc <= lim && ver && ver - 1 <= lim - inc;
 }
 
 /*
@@ -332,35 +367,76 @@ static void set_state(struct mcd_view *v, uint32_t i, enum mcd_state now)
 		v->ops.node_state(v->ctx, r->node, old, now);
 }
 
-/* Only the owner raises its version; past UINT32_MAX it is a new life. */
-static void bump(struct rec *me)
-{
-	if (me->version == UINT32_MAX) {
-		me->inc++;
-		me->version = 1;
-	} else {
-		me->version++;
-	}
-}
-
 /*
  * Someone holds @k of us, larger than ours: a suspicion (or death) of
- * us, or a record of an earlier life with a clock that went back.  We
- * win with a version above it, told to everyone: who thinks us dead is
- * likely the one we think dead.
+ * us, a record of an earlier life with a clock that went back, or a
+ * forgery within the clock's bounds.  We win with a record above it,
+ * told to everyone (who thinks us dead is likely the one we think dead),
+ * at the next version due (apply_own()).  We never take its incarnation
+ * or version as ours: a refutation only raises what we must exceed.
  */
 static void refute(struct mcd_view *v, const struct mcd_key *k)
 {
-	struct rec *me = &v->rec[v->self];
-
-	if (k->incarnation > me->inc ||
-	    (k->incarnation == me->inc && k->version > me->version)) {
-		me->inc = k->incarnation;
-		me->version = k->version;
+	if (k->incarnation > v->seen_inc ||
+	    (k->incarnation == v->seen_inc && k->version > v->seen_ver)) {
+		v->seen_inc = k->incarnation;
+		v->seen_ver = k->version;
 	}
-	bump(me);
 	v->st.refutations++;
-	v->announce = ANN_ALL;
+	v->own_dirty = v->own_all = true;
+}
+
+/*
+ * The key of our next version: above every record of us seen, within
+ * what receivers accept by our clock (key_ok()); a version past the
+ * bound (or UINT32_MAX) is a new life at the wall clock instead.  False:
+ * not yet (a forged record at the bound: a ms later it is not).
+ */
+static bool next_key(struct mcd_view *v, uint64_t now, uint64_t *inc,
+		     uint32_t *ver)
+{
+	const struct rec *me = &v->rec[v->self];
+
+	if (v->seen_inc > me->inc) {
+		*inc = v->seen_inc + 1;
+		*ver = 1;
+	} else {
+		*inc = me->inc;
+		*ver = v->seen_ver + 1;	/* 0 past UINT32_MAX */
+	}
+	if (*ver && key_ok(v, *inc, *ver, now))
+		return true;
+	*inc = max_u64(wall(v, now), max_u64(me->inc, v->seen_inc) + 1);
+	*ver = 1;
+	return key_ok(v, *inc, *ver, now);
+}
+
+/* Our pending version, when due: the only place our record changes. */
+static void apply_own(struct mcd_view *v, uint64_t now)
+{
+	struct rec *me = &v->rec[v->self];
+	uint64_t inc;
+	uint32_t ver;
+
+	if (!v->own_dirty || now < v->next_bump)
+		return;
+	if (!next_key(v, now, &inc, &ver)) {
+		v->next_bump = now + 1;
+		return;
+	}
+	touch(v, v->self);
+	if (v->own_groups)
+		set_groups(me, v->pend, v->npend);
+	if (inc != me->inc || v->own_all)
+		v->announce = ANN_ALL;
+	else if (v->announce == ANN_NONE)
+		v->announce = ANN_LIVE;
+	me->inc = v->seen_inc = inc;
+	me->version = v->seen_ver = ver;
+	v->pend = NULL;
+	v->npend = 0;
+	v->own_dirty = v->own_all = v->own_groups = false;
+	v->next_bump = now + v->debounce_ms;
 }
 
 static bool same_groups(const struct rec *r, const struct mcd_rec_in *in)
@@ -597,6 +673,7 @@ static void commit(struct mcd_view *v, uint64_t now)
 {
 	uint32_t i;
 
+	apply_own(v, now);
 	report_groups(v);
 	send_pushes(v);
 	send_welcomes(v);
@@ -651,18 +728,61 @@ static int check_nodes(const struct mcd_view *v, const struct mcd_msg *m)
 	return 0;
 }
 
-/* Compares @k with our own record; refutes when @k is larger. */
+/*
+ * Whether every key @m carries is one its writer can have written by now
+ * (key_ok()), and each record a node sends of itself says ALIVE (nobody
+ * else writes its record; nobody suspects itself).  Counts the others.
+ */
+static int check_keys(struct mcd_view *v, uint32_t from,
+		      const struct mcd_msg *m, uint64_t now)
+{
+	uint32_t bad = 0, ver = m->type == MCD_MSG_HEARTBEAT ? m->version : 1;
+	struct mcd_cursor c;
+	struct mcd_rec_in in;
+	struct mcd_key k;
+
+	if (!key_ok(v, m->incarnation, ver, now))
+		bad++;
+	mcd_msg_cursor(m, &c);
+	if (m->type == MCD_MSG_ANNOUNCE) {
+		while (mcd_next_rec(&c, &in))
+			bad += !key_ok(v, in.key.incarnation, in.key.version,
+				       now) ||
+			       (in.key.node == from &&
+				in.key.state != MCD_ALIVE);
+	} else if (m->type == MCD_MSG_DIGEST) {
+		while (mcd_next_ent(&c, &k))
+			bad += k.state != MCD_UNKNOWN &&
+			       (!key_ok(v, k.incarnation, k.version, now) ||
+				(k.node == from && k.state != MCD_ALIVE));
+	}
+	v->st.bad_records += bad;
+	return bad ? -EBADMSG : 0;
+}
+
+/*
+ * Compares @k with our own record; refutes when @k is larger.  A larger
+ * version of this life is one we never wrote: a forgery, counted.
+ */
 static int own_seen(struct mcd_view *v, const struct mcd_key *k)
 {
-	struct mcd_key me = key_of(&v->rec[v->self]);
+	const struct rec *r = &v->rec[v->self];
+	struct mcd_key me = key_of(r);
 	int c = key_cmp(k, &me);
 
+	if (c > 0 && k->incarnation == r->inc && k->version > r->version)
+		v->st.bad_records++;
 	if (c > 0)
 		refute(v, k);
 	return c;
 }
 
-/* Records: each larger than ours is taken, whoever it came from. */
+/*
+ * Records: each larger than ours is taken, from whoever relays it, once
+ * check_keys() found it within what its node can have written; a
+ * forgery of us is outbid (own_seen()).  docs/daemon.md says what a
+ * relayed record is worth with and without the cluster key.
+ */
 static int on_announce(struct mcd_view *v, uint32_t s,
 		       const struct mcd_msg *m, uint64_t now)
 {
@@ -708,6 +828,39 @@ static void unmark(struct mcd_view *v, uint32_t nmarked)
 }
 
 /*
+ * What a DIGEST or PULL may still draw from us (records, in bytes): a
+ * token bucket per configured peer of answer_bps, one second's worth at
+ * most, so no peer (nor anyone spoofing one without a key) makes us send
+ * it, or through it a victim among the nodes, more than that a second.
+ * What is cut comes by a later digest; each cut is counted.
+ */
+static bool answer_budget(struct mcd_view *v, uint32_t s, uint64_t now,
+			  size_t need)
+{
+	struct rec *r = &v->rec[s];
+
+	if (now > r->ans_at) {
+		uint64_t dt = now - r->ans_at < 1000 ? now - r->ans_at : 1000;
+		uint64_t add = dt * v->answer_bps / 1000;
+
+		r->ans_bytes = r->ans_bytes + add > v->answer_bps ?
+			       v->answer_bps : r->ans_bytes + add;
+		r->ans_at = now;
+	}
+	if (r->ans_bytes < need) {
+		v->st.answers_cut++;
+		return false;
+	}
+	r->ans_bytes -= need;
+	return true;
+}
+
+static size_t rec_bytes(const struct rec *r)
+{
+	return MCD_REC_LEN + 4 * (size_t)r->ngroups;
+}
+
+/*
  * A summary of the sender's records: we send back those we hold larger
  * (or it has none of) and pull those it holds larger.
  */
@@ -729,7 +882,7 @@ static void on_digest(struct mcd_view *v, uint32_t s, const struct mcd_msg *m,
 		if (!once(v, i, &nmarked))
 			continue;
 		d = i == v->self ? own_seen(v, &k) : key_cmp(&k, &mine);
-		if (d < 0)
+		if (d < 0 && answer_budget(v, s, now, rec_bytes(&v->rec[i])))
 			put_rec(v, v->tx, s, i);
 		if (d <= 0 || i == v->self)
 			continue;
@@ -742,7 +895,8 @@ static void on_digest(struct mcd_view *v, uint32_t s, const struct mcd_msg *m,
 	flush(v, v->tx2, s);
 }
 
-static void on_pull(struct mcd_view *v, uint32_t s, const struct mcd_msg *m)
+static void on_pull(struct mcd_view *v, uint32_t s, const struct mcd_msg *m,
+		    uint64_t now)
 {
 	struct mcd_cursor c;
 	uint32_t node, nmarked = 0;
@@ -752,7 +906,8 @@ static void on_pull(struct mcd_view *v, uint32_t s, const struct mcd_msg *m)
 	while (mcd_next_node(&c, &node)) {
 		uint32_t i = find(v, node);
 
-		if (v->rec[i].state != MCD_UNKNOWN && once(v, i, &nmarked))
+		if (v->rec[i].state != MCD_UNKNOWN && once(v, i, &nmarked) &&
+		    answer_budget(v, s, now, rec_bytes(&v->rec[i])))
 			put_rec(v, v->tx, s, i);
 	}
 	unmark(v, nmarked);
@@ -801,13 +956,26 @@ int mcd_view_input(struct mcd_view *v, uint32_t from, const void *buf,
 		rc = -EBADMSG;
 	else
 		rc = check_nodes(v, &m);
+	if (!rc)
+		rc = check_keys(v, from, &m, now_ms);
 	if (rc) {
 		v->st.rx_bad++;
 		return rc;
 	}
-	/* Our own echo, or a late datagram of an earlier life: ignored. */
-	if (s == v->self || m.incarnation < v->rec[s].inc)
+	if (s == v->self)	/* our own echo */
 		return 0;
+	/*
+	 * A late datagram of an earlier life, or we hold a later life of it
+	 * than its own (a forgery within the bounds): ignored, but it hears
+	 * what we hold, so that it outbids the forgery.
+	 */
+	if (m.incarnation < v->rec[s].inc) {
+		if (now_ms >= v->rec[s].tell_after) {
+			v->rec[s].tell_after = now_ms + v->hb_ms;
+			send_rec(v, s, s);
+		}
+		return 0;
+	}
 	v->rec[s].last_heard = now_ms;
 	v->rec[s].quiet_since = now_ms;
 	switch (m.type) {
@@ -818,7 +986,7 @@ int mcd_view_input(struct mcd_view *v, uint32_t from, const void *buf,
 		on_digest(v, s, &m, now_ms);
 		break;
 	case MCD_MSG_PULL:
-		on_pull(v, s, &m);
+		on_pull(v, s, &m, now_ms);
 		break;
 	}
 	check_sender(v, s, &m, now_ms);
@@ -937,6 +1105,8 @@ uint64_t mcd_view_next(const struct mcd_view *v)
 
 	if (v->repeat != ANN_NONE && v->repeat_at < t)
 		t = v->repeat_at;
+	if (v->own_dirty && v->next_bump < t)
+		t = v->next_bump;
 	for (i = 0; i < v->nwatch; i++) {
 		const struct rec *r = &v->rec[v->watch[i]];
 
@@ -1000,6 +1170,17 @@ static int norm_groups(const uint32_t *groups, uint32_t n, uint32_t **out,
 	return 0;
 }
 
+static bool same_set(const uint32_t *a, uint32_t na, const uint32_t *b,
+		     uint32_t nb)
+{
+	return na == nb && (!na || !memcmp(a, b, na * sizeof(*a)));
+}
+
+/*
+ * The set becomes our next version (apply_own()), at once when none was
+ * made in the last debounce_ms, else then: a join/leave loop costs one
+ * announce per debounce_ms, and one that ends where it began none.
+ */
 int mcd_view_set_local(struct mcd_view *v, const uint32_t *groups,
 		       uint32_t n, uint64_t now_ms)
 {
@@ -1009,16 +1190,22 @@ int mcd_view_set_local(struct mcd_view *v, const uint32_t *groups,
 
 	if (err)
 		return err;
-	if (m == me->ngroups &&
-	    (!m || !memcmp(g, me->groups, m * sizeof(*g)))) {
+	if (v->own_groups ? same_set(g, m, v->pend, v->npend) :
+			    same_set(g, m, me->groups, me->ngroups)) {
 		free(g);
 		return 0;
 	}
-	touch(v, v->self);
-	set_groups(me, g, (uint16_t)m);
-	bump(me);
-	if (v->announce == ANN_NONE)
-		v->announce = ANN_LIVE;
+	free(v->pend);
+	v->pend = NULL;
+	v->npend = 0;
+	v->own_groups = !same_set(g, m, me->groups, me->ngroups);
+	if (v->own_groups) {
+		v->pend = g;
+		v->npend = (uint16_t)m;
+	} else {
+		free(g);
+	}
+	v->own_dirty = v->own_groups || v->own_all;
 	commit(v, now_ms);
 	return 0;
 }
@@ -1039,6 +1226,7 @@ static bool cfg_ok(const struct mcd_view_cfg *cfg,
 {
 	return cfg && ops && ops->send && cfg->nodes && cfg->nnodes &&
 	       cfg->nnodes <= MCD_MAX_NODES && cfg->incarnation &&
+	       cfg->incarnation < UINT64_MAX / 2 &&
 	       cfg->heartbeat_ms && cfg->suspect_ms && cfg->dead_ms &&
 	       cfg->sync_ms;
 }
@@ -1126,6 +1314,12 @@ struct mcd_view *mcd_view_new(const struct mcd_view_cfg *cfg,
 	v->suspect_ms = cfg->suspect_ms;
 	v->dead_ms = cfg->dead_ms;
 	v->sync_ms = cfg->sync_ms;
+	v->skew_ms = cfg->skew_ms ? cfg->skew_ms : MCD_SKEW_MS;
+	v->debounce_ms = cfg->debounce_ms ? cfg->debounce_ms : MCD_DEBOUNCE_MS;
+	v->answer_bps = cfg->answer_bps ? cfg->answer_bps : MCD_ANSWER_BPS;
+	v->wall0 = cfg->incarnation;
+	v->mono0 = now_ms;
+	v->next_bump = now_ms;
 	v->k = cfg->monitors ? cfg->monitors : ceil_sqrt(v->n - 1);
 	if (!v->k)
 		v->k = 1;
@@ -1135,8 +1329,8 @@ struct mcd_view *mcd_view_new(const struct mcd_view_cfg *cfg,
 	v->next_hb = now_ms + v->hb_ms;
 	v->next_sync = now_ms + v->sync_ms;
 	me = &v->rec[v->self];
-	me->inc = cfg->incarnation;
-	me->version = 1;
+	me->inc = v->seen_inc = cfg->incarnation;
+	me->version = v->seen_ver = 1;
 	me->last_heard = now_ms;
 	/*
 	 * The groups joined here go out in the first announce: a restarted
@@ -1169,6 +1363,7 @@ void mcd_view_free(struct mcd_view *v)
 	free(v->hb);
 	free(v->tx);
 	free(v->tx2);
+	free(v->pend);
 	free(v);
 }
 
@@ -1239,6 +1434,12 @@ uint32_t mcd_view_members(const struct mcd_view *v, uint32_t group,
 		if (is_member(&v->rec[i]) && has_group(&v->rec[i], group))
 			nodes[cnt++] = v->rec[i].node;
 	return cnt;
+}
+
+bool mcd_view_inc_ok(const struct mcd_view *v, uint64_t incarnation,
+		     uint64_t now_ms)
+{
+	return key_ok(v, incarnation, 1, now_ms);
 }
 
 void mcd_view_stats(const struct mcd_view *v, struct mcd_view_stats *s)

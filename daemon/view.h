@@ -13,6 +13,14 @@
  * owner raises its incarnation (a restart) or version (a change, or a
  * refutation of a suspicion of itself); the others may only raise the
  * state at the same (incarnation, version).
+ *
+ * Incarnations are wall-clock milliseconds (the start of a life) and a
+ * life raises its version at most once a millisecond (debounce_ms >= 1),
+ * so a record that one of us can have written has
+ *   incarnation <= wall + skew,  version <= 1 + wall + skew - incarnation
+ * by the receiver's clock (wall = cfg incarnation + time since the start).
+ * Anything beyond is refused and counted (bad_records): a forged record
+ * cannot outlive the skew, and nothing ever wraps.
  */
 #ifndef MCASTD_VIEW_H
 #define MCASTD_VIEW_H
@@ -22,8 +30,18 @@
 #include <stdint.h>
 
 #define MCD_MAX_NODES		4096	/* configured nodes */
-#define MCD_MAX_GROUPS		256	/* groups one node is a member of */
-#define MCD_DGRAM_MAX		8192	/* bytes of one control datagram */
+/* groups one node is a member of: every group its kernel can hold */
+#define MCD_MAX_GROUPS		4096	/* MCAST_MAX_GROUPS */
+/*
+ * Bytes of one control datagram: what several records, entries or node
+ * ids fill (MCD_DGRAM_FILL), or one record of MCD_MAX_GROUPS groups
+ * alone (its header, count, record header and ids: MCD_DGRAM_MAX).
+ */
+#define MCD_DGRAM_FILL		8192
+#define MCD_DGRAM_MAX		(42 + 4 * MCD_MAX_GROUPS)
+#define MCD_SKEW_MS		10000	/* how far another clock may lead */
+#define MCD_DEBOUNCE_MS		20	/* between two versions of ours */
+#define MCD_ANSWER_BPS		(256 << 10)	/* answer bytes/peer/s */
 
 enum mcd_state {
 	MCD_UNKNOWN,		/* never heard of (no record yet) */
@@ -42,6 +60,9 @@ struct mcd_view_cfg {
 	uint32_t dead_ms;	/* suspicion not refuted: dead after this */
 	uint32_t sync_ms;	/* anti-entropy: one digest this often */
 	uint32_t monitors;	/* 0: ceil(sqrt(nnodes - 1)) */
+	uint32_t skew_ms;	/* 0: MCD_SKEW_MS (clocks ahead of ours) */
+	uint32_t debounce_ms;	/* 0: MCD_DEBOUNCE_MS, at least 1 */
+	uint32_t answer_bps;	/* 0: MCD_ANSWER_BPS (DIGEST/PULL answers) */
 	const uint32_t *groups;	/* joined here at the start (any order) */
 	uint32_t ngroups;	/* at most MCD_MAX_GROUPS */
 };
@@ -96,6 +117,13 @@ int mcd_view_input(struct mcd_view *v, uint32_t from, const void *buf,
 /* The kernel reported node @node unreachable (PEER_DOWN): suspect it. */
 void mcd_view_peer_down(struct mcd_view *v, uint32_t node, uint64_t now_ms);
 
+/*
+ * Whether a life that began at @incarnation can exist by now (see the
+ * bounds above); mcastd asks before a replay window follows it.
+ */
+bool mcd_view_inc_ok(const struct mcd_view *v, uint64_t incarnation,
+		     uint64_t now_ms);
+
 /* Heartbeats, suspicion and death timers, anti-entropy. */
 void mcd_view_tick(struct mcd_view *v, uint64_t now_ms);
 /* When mcd_view_tick next has something to do. */
@@ -125,6 +153,8 @@ struct mcd_view_stats {
 	uint64_t tx_dgrams, tx_bytes, rx_dgrams, rx_bytes, rx_bad;
 	uint64_t announces, digests, pulls, heartbeats;
 	uint64_t suspicions, refutations, deaths;
+	uint64_t bad_records;	/* beyond the clock, or not its writer's */
+	uint64_t answers_cut;	/* records a DIGEST/PULL's budget left out */
 };
 void mcd_view_stats(const struct mcd_view *v, struct mcd_view_stats *s);
 

@@ -1292,6 +1292,40 @@ static void repeated_pull(struct fuzz *f)
 	   "a node pulled 2000 times in one PULL is answered once");
 }
 
+/*
+ * PULLs and DIGESTs of every node, 2000 of each in one ms, from one
+ * peer: the answers stay within one second's budget (MCD_ANSWER_BPS),
+ * and a second later the budget is back.
+ */
+static void answer_flood(struct fuzz *f)
+{
+	static struct mcd_wbuf w;
+	struct mcd_view_stats st0, st1, st2;
+	uint32_t i;
+	size_t len;
+
+	mcd_view_stats(f->t->v, &st0);
+	for (i = 0; i < 4000; i++) {
+		len = i % 2 ? mk_pull(f, &w, f->s->n) : mk_digest(f, &w, f->s->n);
+		mcd_view_input(f->t->v, f->from, w.buf, len, f->s->now);
+	}
+	mcd_view_stats(f->t->v, &st1);
+	ok(st1.tx_bytes - st0.tx_bytes <= MCD_ANSWER_BPS + 2 * MCD_DGRAM_MAX &&
+	   st1.tx_bytes - st0.tx_bytes > MCD_ANSWER_BPS / 2 &&
+	   st1.answers_cut > st0.answers_cut,
+	   "4000 PULLs and DIGESTs in 1 ms: %llu bytes of answers (budget %d "
+	   "a second), %llu records cut",
+	   (unsigned long long)(st1.tx_bytes - st0.tx_bytes), MCD_ANSWER_BPS,
+	   (unsigned long long)(st1.answers_cut - st0.answers_cut));
+	f->s->now += 1000;
+	len = mk_pull(f, &w, f->s->n);
+	mcd_view_input(f->t->v, f->from, w.buf, len, f->s->now);
+	mcd_view_stats(f->t->v, &st2);
+	ok(st2.answers_cut == st1.answers_cut && st2.tx_bytes > st1.tx_bytes,
+	   "a second later, a PULL is answered in full");
+	refresh(f->t);
+}
+
 /* Random byte flips of good datagrams: whatever comes, no harm (ASan). */
 static void mutations(struct sim *s)
 {
@@ -1364,12 +1398,185 @@ static void fuzz_scenario(uint64_t seed)
 	free(f.before.b);
 	free(f.after.b);
 	repeated_pull(&f);
+	answer_flood(&f);
 	/* The cluster goes on and still agrees, mutations and all. */
 	s->fuzzing = true;
 	mutations(s);
 	run_to(s, s->now + 10000);
 	check_view(s, "after fuzz");
 	check_counters(s, "fuzz", true);
+	sim_free(s);
+	free(s);
+}
+
+/* ---------------------------------------------------------- forgeries */
+
+/* One record (@node, @inc, @ver, @state, no groups) "from" @from. */
+static size_t mk_forged(struct mcd_wbuf *w, uint32_t from, uint64_t hdr_inc,
+			uint32_t node, uint64_t inc, uint32_t ver,
+			uint8_t state)
+{
+	struct mcd_key k = {
+		.node = node, .incarnation = inc, .version = ver,
+		.state = state,
+	};
+
+	mcd_wbuf_begin(w, MCD_MSG_ANNOUNCE, from, hdr_inc, 0);
+	mcd_wbuf_add_rec(w, &k, NULL, 0);
+	return mcd_wbuf_end(w);
+}
+
+/* @w to every live node but @from; how many refused it as bad. */
+static uint32_t forge_all(struct sim *s, const struct mcd_wbuf *w,
+			  size_t len, uint32_t from)
+{
+	uint32_t i, refused = 0;
+
+	for (i = 0; i < s->n; i++) {
+		if (i == from || !up(&s->node[i]))
+			continue;
+		refused += mcd_view_input(s->node[i].v, from, w->buf, len,
+					  s->now) == -EBADMSG;
+		refresh(&s->node[i]);
+	}
+	return refused;
+}
+
+static uint64_t bad_records(const struct sim *s)
+{
+	struct mcd_view_stats st;
+	uint64_t sum = 0;
+	uint32_t i;
+
+	for (i = 0; i < s->n; i++) {
+		if (!up(&s->node[i]))
+			continue;
+		mcd_view_stats(s->node[i].v, &st);
+		sum += st.bad_records;
+	}
+	return sum;
+}
+
+/* Views holding node @y ALIVE at an incarnation >= @inc. */
+static uint32_t alive_in(const struct sim *s, uint32_t y, uint64_t inc)
+{
+	struct mcd_node_info in;
+	uint32_t i, n = 0;
+
+	for (i = 0; i < s->n; i++)
+		if (up(&s->node[i]) && !mcd_view_node(s->node[i].v, y, &in))
+			n += in.state == MCD_ALIVE && in.incarnation >= inc;
+	return n;
+}
+
+/*
+ * Issue 39 item 2: one ANNOUNCE "from" node 2 saying node 1 is dead at
+ * incarnation 2^64-1, version 2^32-1 evicted node 1 for ever, and sent
+ * to node 1 itself wrapped its incarnation to 0.  Beyond the clock, it
+ * is refused and counted; within it, node 1 outbids it.
+ */
+static void forgeries(uint64_t seed)
+{
+	struct sim *s = xcalloc(1, sizeof(*s));
+	const uint32_t x = 2, y = 1, ny = 16;
+	static struct mcd_wbuf w;
+	struct mcd_view_stats st0, st1;
+	struct mcd_node_info in;
+	uint64_t bad0, inc, lim;
+	uint32_t refused;
+	size_t len;
+
+	sim_init(s, ny, 0, seed);
+	boot(s);
+	run_to(s, 5000);
+	check_view(s, "forgery cluster");
+	mcd_view_node(s->node[y].v, y, &in);
+	inc = in.incarnation;
+
+	bad0 = bad_records(s);
+	len = mk_forged(&w, x, s->node[x].inc, y, UINT64_MAX, UINT32_MAX,
+			MCD_DEAD);
+	refused = forge_all(s, &w, len, x);
+	run_to(s, s->now + 3000);
+	mcd_view_node(s->node[y].v, y, &in);
+	ok(refused == ny - 1 && bad_records(s) == bad0 + ny - 1 &&
+	   alive_in(s, y, inc) == ny && in.incarnation == inc,
+	   "node 1 dead at 2^64-1 / 2^32-1: refused and counted by all %u "
+	   "(%u), node 1 alive everywhere at its own incarnation", ny - 1,
+	   refused);
+	check_view(s, "after a forgery beyond the clock");
+
+	mcd_view_node(s->node[y].v, y, &in);
+	len = mk_forged(&w, x, s->node[x].inc, y, in.incarnation,
+			in.version + 60000, MCD_DEAD);
+	refused = forge_all(s, &w, len, x);
+	ok(refused == ny - 1, "a version a minute ahead of the clock: "
+	   "refused by all (%u)", refused);
+
+	len = mk_forged(&w, x, s->node[x].inc, x, s->node[x].inc, 1000,
+			MCD_DEAD);
+	ok(forge_all(s, &w, len, x) == ny - 1,
+	   "a node's record of itself as DEAD: refused by all");
+
+	len = mk_forged(&w, x, UINT64_MAX, x + 1, 1, 1, MCD_ALIVE);
+	ok(forge_all(s, &w, len, x) == ny - 1,
+	   "a header incarnation of 2^64-1: refused by all");
+
+	/* At the bound itself: taken, and outbid by node 1. */
+	lim = s->now + MCD_SKEW_MS;
+	mcd_view_stats(s->node[y].v, &st0);
+	len = mk_forged(&w, x, s->node[x].inc, y, lim, 1, MCD_DEAD);
+	refused = forge_all(s, &w, len, x);
+	run_to(s, s->now + 3000);
+	mcd_view_stats(s->node[y].v, &st1);
+	ok(!refused && alive_in(s, y, lim + 1) == ny &&
+	   st1.refutations > st0.refutations,
+	   "node 1 dead at the clock's bound: taken (%u refused), then "
+	   "outbid: ALIVE above it in all %u views", refused,
+	   alive_in(s, y, lim + 1));
+	check_view(s, "after a forgery at the bound");
+
+	/* A version of node 1's life it never wrote, without its groups. */
+	s->node[y].mask = 0x5;
+	set_local(&s->node[y]);
+	run_to(s, s->now + 1000);
+	mcd_view_node(s->node[y].v, y, &in);
+	mcd_view_stats(s->node[y].v, &st0);
+	len = mk_forged(&w, x, s->node[x].inc, y, in.incarnation,
+			in.version + 3, MCD_ALIVE);
+	forge_all(s, &w, len, x);
+	run_to(s, s->now + 3000);
+	mcd_view_stats(s->node[y].v, &st1);
+	ok(st1.bad_records > st0.bad_records,
+	   "a version of its life it never wrote: counted by node 1");
+	check_view(s, "after a forged version of node 1");
+	sim_free(s);
+	free(s);
+}
+
+/* A join/leave loop: one version per debounce, not 2(N-1) each. */
+static void join_loop(uint64_t seed)
+{
+	struct sim *s = xcalloc(1, sizeof(*s));
+	struct mcd_view_stats st0, st1;
+	uint32_t i;
+
+	sim_init(s, 16, 0, seed);
+	boot(s);
+	run_to(s, 5000);
+	mcd_view_stats(s->node[3].v, &st0);
+	for (i = 0; i < 2001; i++) {
+		s->node[3].mask ^= 1u << 7;
+		set_local(&s->node[3]);
+		if (i % 100 == 99)
+			run_to(s, s->now + 1);
+	}
+	run_to(s, s->now + 2000);
+	mcd_view_stats(s->node[3].v, &st1);
+	ok(st1.announces - st0.announces <= 2 * 15 * (20 / MCD_DEBOUNCE_MS + 2),
+	   "2001 joins and leaves over 20 ms: %llu announces",
+	   (unsigned long long)(st1.announces - st0.announces));
+	check_view(s, "after a join loop");
 	sim_free(s);
 	free(s);
 }
@@ -1435,19 +1642,101 @@ static void api_cases(void)
 	g[2] = 9;
 	is_int(mcd_view_set_local(v, g, 3, 3), 0, "repeats ignored");
 	mcd_view_node(v, 1, &in);
+	ok(in.version == 2 && in.ngroups == MCD_MAX_GROUPS &&
+	   mcd_view_next(v) == 2 + MCD_DEBOUNCE_MS,
+	   "a change 1 ms after the last waits for the debounce");
+	mcd_view_tick(v, 2 + MCD_DEBOUNCE_MS);
+	mcd_view_node(v, 1, &in);
 	ok(in.ngroups == 2 && in.groups[0] == 4 && in.groups[1] == 9 &&
 	   in.version == 3, "groups sorted, version 3");
 	sent = 0;
-	is_int(mcd_view_set_local(v, g + 1, 2, 4), 0, "the same set again");
+	is_int(mcd_view_set_local(v, g + 1, 2, 40), 0, "the same set again");
 	mcd_view_node(v, 1, &in);
 	ok(in.version == 3 && !sent, "unchanged: no new version, nothing "
 	   "sent");
+	g[3] = 5;
+	for (i = 0; i < 1000; i++)
+		mcd_view_set_local(v, g + 1, 2 + (i % 2 == 0), 41);
+	mcd_view_tick(v, 41 + MCD_DEBOUNCE_MS);
+	mcd_view_node(v, 1, &in);
+	ok(in.version == 3 && in.ngroups == 2,
+	   "1000 joins and leaves ending where they began: no version");
 	ok(mcd_view_members(v, 9, m, 4) == 1 && m[0] == 1,
 	   "members of 9: itself");
 	ok(mcd_view_groups(v, m, 4) == 2 && m[0] == 4 && m[1] == 9,
 	   "groups: 4 and 9");
-	ok(mcd_view_next(v) <= 1 + 100, "next: the first heartbeat period");
+	ok(mcd_view_next(v) <= 41 + MCD_DEBOUNCE_MS + 100,
+	   "next: within a heartbeat period");
 	mcd_view_free(v);
+}
+
+/* Two views and a queue between them (no call inside another). */
+struct pair_q {
+	uint32_t n;
+	struct { uint32_t to; size_t len; uint8_t *b; } d[64];
+};
+
+static void pair_send(void *ctx, uint32_t to, const void *buf, size_t len)
+{
+	struct pair_q *q = ctx;
+
+	if (q->n == 64)
+		return;
+	q->d[q->n].to = to;
+	q->d[q->n].len = len;
+	q->d[q->n].b = xcalloc(1, len);
+	memcpy(q->d[q->n].b, buf, len);
+	q->n++;
+}
+
+/*
+ * Every group a node's files joined is announced, up to the kernel's
+ * MCAST_MAX_GROUPS: the lowest 256 used to be, so a user joining 1..256
+ * hid the node's higher groups from the cluster.
+ */
+static void all_groups(void)
+{
+	static const uint32_t ids[2] = { 1, 2 };
+	static uint32_t g[MCD_MAX_GROUPS];
+	static struct pair_q q;
+	struct mcd_view_ops o = { .send = pair_send };
+	struct mcd_view_cfg c = {
+		.nodes = ids, .nnodes = 2, .incarnation = 5,
+		.heartbeat_ms = 100, .suspect_ms = 1000, .dead_ms = 1000,
+		.sync_ms = 500,
+	};
+	struct mcd_view *v[2];
+	struct mcd_node_info in;
+	uint32_t i, t, m[2];
+
+	for (i = 0; i < MCD_MAX_GROUPS; i++)
+		g[i] = i + 1;
+	c.self = 1;
+	v[0] = mcd_view_new(&c, &o, &q, 1);
+	c.self = 2;
+	c.groups = g;
+	c.ngroups = MCD_MAX_GROUPS;
+	v[1] = mcd_view_new(&c, &o, &q, 1);
+	for (t = 2; t < 2000; t += 10) {
+		for (i = 0; i < q.n; i++) {
+			mcd_view_input(v[q.d[i].to - 1], 3 - q.d[i].to, q.d[i].b,
+				       q.d[i].len, t);
+			free(q.d[i].b);
+		}
+		q.n = 0;
+		mcd_view_tick(v[0], t);
+		mcd_view_tick(v[1], t);
+	}
+	mcd_view_node(v[0], 2, &in);
+	ok(in.state == MCD_ALIVE && in.ngroups == MCD_MAX_GROUPS &&
+	   mcd_view_members(v[0], MCD_MAX_GROUPS, m, 2) == 1 && m[0] == 2,
+	   "a node in all %d groups: every one announced (node 1 holds %u)",
+	   MCD_MAX_GROUPS, in.ngroups);
+	for (i = 0; i < q.n; i++)
+		free(q.d[i].b);
+	q.n = 0;
+	mcd_view_free(v[0]);
+	mcd_view_free(v[1]);
 }
 
 static void proto_cases(void)
@@ -1468,7 +1757,7 @@ static void proto_cases(void)
 	while (!mcd_wbuf_add_rec(&w, &k, grp, 3))
 		nrec++;
 	len = mcd_wbuf_end(&w);
-	ok(len <= MCD_DGRAM_MAX && nrec == (MCD_DGRAM_MAX - 22) / 32,
+	ok(len <= MCD_DGRAM_FILL && nrec == (MCD_DGRAM_FILL - 22) / 32,
 	   "announce fills a datagram (%u records, %zu bytes)", nrec, len);
 	ok(!mcd_msg_parse(w.buf, len, &m) && m.type == MCD_MSG_ANNOUNCE &&
 	   m.from == 7 && m.incarnation == 99 && m.count == nrec,
@@ -1522,7 +1811,10 @@ int main(void)
 
 	proto_cases();
 	api_cases();
+	all_groups();
 	fuzz_scenario(x ^ 0xf022);
+	forgeries(x ^ 0xf039);
+	join_loop(x ^ 0x1001);
 	scenario(16, 50, x ^ 0x16050, 30000, 200);
 	scenario(16, 200, x ^ 0x16200, 30000, 100);
 	scenario(64, 50, x ^ 0x64050, 20000, 200);

@@ -4,8 +4,10 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "keyfile.h"
@@ -39,21 +41,29 @@ int key_file_read(const char *path, unsigned char key[MCAST_KEY_LEN],
 {
 	unsigned char buf[2 * MCAST_KEY_LEN + 4];
 	struct stat st;
-	size_t n;
-	FILE *f;
-	int ret = 0;
+	size_t n = 0;
+	ssize_t r;
+	int fd, ret = 0;
 
 	*open_to_others = false;
-	f = fopen(path, "rb");
-	if (!f) {
+	/* read(2), not stdio: no buffer of the key's bytes left unwiped */
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
 		ret = -errno;
 		snprintf(err, PARSE_ERR_MAX, "%s: %s", path, strerror(errno));
 		return ret;
 	}
-	n = fread(buf, 1, sizeof(buf), f);
-	if (fstat(fileno(f), &st))
+	while (n < sizeof(buf)) {
+		r = read(fd, buf + n, sizeof(buf) - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	if (fstat(fd, &st))
 		st.st_mode = 0;
-	fclose(f);
+	close(fd);
 	if (n == MCAST_KEY_LEN) {
 		memcpy(key, buf, MCAST_KEY_LEN);
 	} else if (!parse_hex_key(buf, n, key)) {
@@ -61,7 +71,7 @@ int key_file_read(const char *path, unsigned char key[MCAST_KEY_LEN],
 			 path, MCAST_KEY_LEN, 2 * MCAST_KEY_LEN);
 		ret = -EINVAL;
 	}
-	memset(buf, 0, sizeof(buf));
+	explicit_bzero(buf, sizeof(buf));
 	*open_to_others = st.st_mode & 0077;
 	return ret;
 }

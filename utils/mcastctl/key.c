@@ -110,6 +110,6 @@ int node_set_key(int argc, char **argv)
 	err = ctl_nl_request(&nl, msg, NULL, NULL);
 	ctl_nl_close(&nl);
 out:
-	memset(key, 0, sizeof(key));
+	explicit_bzero(key, sizeof(key));
 	return err;
 }

@@ -44,6 +44,12 @@
  *   got TYPE flags=F from=N xid=X seq=S step=T count=C frag=F cum=C [ctr=N] [ids=ID,..]
  * (step: an ACK's or DONE's incarnation; ctr: a sealed one's counter;
  * ids: a DONE's failed list).
+ *
+ * TYPE mcd speaks mcastd's control protocol instead (daemon/proto.h, its
+ * own copy here too): one ANNOUNCE, unsealed (no key=), with the header
+ * hdr=FROM:INC and the records rec=NODE:INC:VER:STATE[,..] (STATE 1
+ * alive, 2 suspect, 3 dead; no groups), all numbers as strtoull reads
+ * them: a daemon, or a host spoofing one, lying about a node.
  * Prints "sent N" and exits 0, or says why not and exits 1.
  */
 #define _GNU_SOURCE
@@ -341,6 +347,77 @@ static size_t fuzz_one(const struct wire_hdr *t, uint8_t *out, size_t room)
 	return len;
 }
 
+/* mcastd's ANNOUNCE (daemon/proto.h): little-endian, 20-byte header. */
+#define MCD_MAX_RECS	64
+
+struct mcd_forged {
+	uint32_t from;
+	uint64_t inc;
+	uint32_t n;
+	struct { uint32_t node, ver; uint64_t inc; uint8_t state; }
+		rec[MCD_MAX_RECS];
+};
+
+static uint8_t *le(uint8_t *p, uint64_t x, int bytes)
+{
+	int i;
+
+	for (i = 0; i < bytes; i++)
+		*p++ = (uint8_t)(x >> (8 * i));
+	return p;
+}
+
+static void mcd_parse_hdr(struct mcd_forged *m, char *v)
+{
+	char *end;
+
+	m->from = (uint32_t)strtoull(v, &end, 0);
+	if (*end != ':')
+		die("hdr=FROM:INC");
+	m->inc = strtoull(end + 1, NULL, 0);
+}
+
+static void mcd_parse_recs(struct mcd_forged *m, char *v)
+{
+	char *tok, *save, *p;
+
+	for (tok = strtok_r(v, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (m->n == MCD_MAX_RECS)
+			die("rec: at most %d", MCD_MAX_RECS);
+		m->rec[m->n].node = (uint32_t)strtoull(tok, &p, 0);
+		if (*p++ != ':')
+			die("rec=NODE:INC:VER:STATE");
+		m->rec[m->n].inc = strtoull(p, &p, 0);
+		if (*p++ != ':')
+			die("rec=NODE:INC:VER:STATE");
+		m->rec[m->n].ver = (uint32_t)strtoull(p, &p, 0);
+		if (*p++ != ':')
+			die("rec=NODE:INC:VER:STATE");
+		m->rec[m->n].state = (uint8_t)strtoull(p, NULL, 0);
+		m->n++;
+	}
+}
+
+static size_t mcd_build(const struct mcd_forged *m, uint8_t *out)
+{
+	uint8_t *p = out;
+	uint32_t i;
+
+	memcpy(p, "MCD1\x01\x01\x00\x00", 8);	/* v1, ANNOUNCE */
+	p = le(p + 8, m->from, 4);
+	p = le(p, m->inc, 8);
+	p = le(p, m->n, 2);
+	for (i = 0; i < m->n; i++) {
+		p = le(p, m->rec[i].node, 4);
+		p = le(p, m->rec[i].inc, 8);
+		p = le(p, m->rec[i].ver, 4);
+		*p++ = m->rec[i].state;
+		*p++ = 0;
+		p = le(p, 0, 2);	/* no groups */
+	}
+	return (size_t)(p - out);
+}
+
 static int connect_to(int tcp, const char *bind_addr, unsigned int sport,
 		      const struct sockaddr_in6 *to)
 {
@@ -523,6 +600,7 @@ static void close_out(struct out *o)
 int main(int argc, char **argv)
 {
 	static struct forged f;
+	static struct mcd_forged mcd;
 	static uint8_t dgram[4 + sizeof(struct wire_hdr) + MAX_DGRAM + AUTH_LEN];
 	const char *bind_addr = NULL, *text = "";
 	unsigned int count = 1, i, inc[NFIELDS] = { 0 };
@@ -533,7 +611,7 @@ int main(int argc, char **argv)
 	struct timespec now;
 	uint32_t npiece = 0;
 	size_t len, k, cut = 0;
-	int a = 1, fuzz = 0, listen_ms = 0;
+	int a = 1, fuzz = 0, listen_ms = 0, is_mcd = 0;
 
 	for (; a < argc; a++) {
 		if (!strcmp(argv[a], "tcp"))
@@ -559,6 +637,8 @@ int main(int argc, char **argv)
 		f.h.type = 3;
 	else if (!strcmp(argv[a + 2], "fuzz"))
 		fuzz = 1;
+	else if (!strcmp(argv[a + 2], "mcd"))
+		is_mcd = 1;
 	else
 		f.h.type = atoi(argv[a + 2]);
 	rng_state = 1;
@@ -567,7 +647,11 @@ int main(int argc, char **argv)
 		if (!eq)
 			die("expected FIELD=VALUE: %s", argv[a]);
 		*eq++ = '\0';
-		if (!strcmp(argv[a], "piece")) {
+		if (is_mcd && !strcmp(argv[a], "hdr")) {
+			mcd_parse_hdr(&mcd, eq);
+		} else if (is_mcd && !strcmp(argv[a], "rec")) {
+			mcd_parse_recs(&mcd, eq);
+		} else if (!strcmp(argv[a], "piece")) {
 			piece = eq;
 		} else if (!strcmp(argv[a], "text")) {
 			text = eq;
@@ -602,6 +686,8 @@ int main(int argc, char **argv)
 	}
 	if (listen_ms && !o.raw)
 		die("listen: raw only");
+	if (is_mcd && (key_path || fuzz || !mcd.n || !mcd.inc))
+		die("mcd: hdr=FROM:INC and rec=..., and no key");
 	if (piece)
 		npiece = put_piece(&f, piece);
 	if (f.blen + strlen(text) > MAX_DGRAM)
@@ -621,7 +707,9 @@ int main(int argc, char **argv)
 	}
 	open_out(&o, bind_addr);
 	for (i = 0; i < count; i++) {
-		if (fuzz) {
+		if (is_mcd) {
+			len = mcd_build(&mcd, dgram + 4);
+		} else if (fuzz) {
 			len = fuzz_one(&f.h, dgram + 4, 2048);
 		} else {
 			len = sizeof(f.h) + f.blen;
