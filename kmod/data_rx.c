@@ -620,39 +620,42 @@ void mcast_data_rx_meta(struct mcast_net *mn, const struct sockaddr_in6 *sa,
 }
 EXPORT_SYMBOL_GPL(mcast_data_rx_meta);
 
-void mcast_data_rx(struct mcast_net *mn, const struct sockaddr_in6 *sa,
-		   const void *buf, size_t len)
+int mcast_data_rx(struct mcast_net *mn, const struct sockaddr_in6 *sa,
+		  const void *buf, size_t len)
 {
 	const struct mcw_hdr *h = buf;
 	const u8 *body = (const u8 *)buf + sizeof(*h);
 	struct mcast_peer *p;
 	u32 from, nfrags = 0;
+	s64 malformed;
 	size_t blen;
 
 	lockdep_assert_held(&mn->lock);
 	atomic64_inc(&mn->stats.rx_packets);
 	if (!mn->configured || len < sizeof(*h) || h->version != MCW_VERSION)
-		return;
+		return -EPROTO;
 	from = be32_to_cpu(h->from);
 	p = xa_load(&mn->peers, from);
 	if (!p || !mcast_peer_addr_is(p, sa)) {
 		mcast_rx_bad_src(mn, sa, from);
-		return;
+		return -EPERM;
 	}
 	/* the address first: a tag costs a hash, a lookup does not */
 	if (mcast_auth_open(&mn->auth, &p->replay, buf, &len,
 			    h->flags & MCW_F_AUTH)) {
 		atomic64_inc(&mn->stats.rx_bad_auth);
-		return;
+		return -EBADMSG;
 	}
 	p->down = false;
 	p->heard = jiffies;
 	p->heard_ever = true;
 	if (!mcast_rx_body(mn, h, len, &nfrags)) {
 		atomic64_inc(&mn->stats.rx_malformed);
-		return;
+		return -EBADMSG;
 	}
 	blen = len - sizeof(*h);
+	/* a handler that finds the datagram malformed counts it */
+	malformed = atomic64_read(&mn->stats.rx_malformed);
 	switch (h->type) {
 	case MCW_DATA:
 		mcast_rx_data(mn, h, body, nfrags, from);
@@ -670,5 +673,6 @@ void mcast_data_rx(struct mcast_net *mn, const struct sockaddr_in6 *sa,
 		mcast_rx_report_ack(mn, h, from);
 		break;
 	}
+	return atomic64_read(&mn->stats.rx_malformed) == malformed ? 0 : -EBADMSG;
 }
 EXPORT_SYMBOL_GPL(mcast_data_rx);

@@ -293,7 +293,8 @@ static int mcast_put_gauges(struct sk_buff *skb, struct mcast_net *mn)
 			       mn->fwd_mem + mn->held_mem) ||
 	       mcast_put_gauge(skb, MCAST_STATS_A_STREAMS, mn->nstreams) ||
 	       mcast_put_gauge(skb, MCAST_STATS_A_FLOORS, g.floors) ||
-	       mcast_put_gauge(skb, MCAST_STATS_A_BLOCKED, mn->nblocked);
+	       mcast_put_gauge(skb, MCAST_STATS_A_BLOCKED, mn->nblocked) ||
+	       mcast_put_gauge(skb, MCAST_STATS_A_TCP_CONNS, mn->tp_conns);
 }
 
 static int mcast_put_count(struct sk_buff *skb, int attr, const atomic64_t *c)
@@ -322,6 +323,19 @@ static int mcast_put_worm_stats(struct sk_buff *skb,
 			       &s->done_probes) ||
 	       mcast_put_count(skb, MCAST_STATS_A_RX_YOUNG, &s->rx_young) ||
 	       mcast_put_count(skb, MCAST_STATS_A_ACKS_OLD, &s->acks_old);
+}
+
+/* The connections the TCP transport closed, by why (docs/transports.md). */
+static int mcast_put_tcp_stats(struct sk_buff *skb,
+			       const struct mcast_stats *s)
+{
+	return mcast_put_count(skb, MCAST_STATS_A_TCP_EVICTED,
+			       &s->tcp_evicted) ||
+	       mcast_put_count(skb, MCAST_STATS_A_TCP_UNAUTHED,
+			       &s->tcp_unauthed) ||
+	       mcast_put_count(skb, MCAST_STATS_A_TCP_IDLE, &s->tcp_idle) ||
+	       mcast_put_count(skb, MCAST_STATS_A_TCP_BAD_FRAMES,
+			       &s->tcp_bad_frames);
 }
 
 /* @mn: the node's, with its data path's gauges; NULL for a group's. */
@@ -386,7 +400,7 @@ static int mcast_put_stats(struct sk_buff *skb, const struct mcast_stats *s,
 			       atomic64_read(&s->cutoffs), MCAST_STATS_A_PAD) ||
 	     nla_put_u64_64bit(skb, MCAST_STATS_A_RX_STALE,
 			       atomic64_read(&s->rx_stale), MCAST_STATS_A_PAD) ||
-	     mcast_put_worm_stats(skb, s)))
+	     mcast_put_worm_stats(skb, s) || mcast_put_tcp_stats(skb, s)))
 		goto cancel;
 	if (mn && mcast_put_gauges(skb, mn))
 		goto cancel;

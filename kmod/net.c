@@ -229,16 +229,17 @@ bool mcast_peer_addr_is(const struct mcast_peer *p,
 	       (!sa->sin6_port || ntohs(sa->sin6_port) == p->port);
 }
 
-bool mcast_addr_is_peer(struct mcast_net *mn, const struct sockaddr_in6 *sa)
+u32 mcast_addr_peers(struct mcast_net *mn, const struct sockaddr_in6 *sa)
 {
 	struct mcast_peer *p;
 	unsigned long id;
+	u32 n = 0;
 
 	lockdep_assert_held(&mn->lock);
 	xa_for_each(&mn->peers, id, p)
 		if (mcast_peer_ip_is(p, &sa->sin6_addr))
-			return true;
-	return false;
+			n++;
+	return n;
 }
 
 void mcast_net_setup(struct mcast_net *mn, struct net *net)

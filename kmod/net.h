@@ -82,6 +82,10 @@ struct mcast_stats {
 	atomic64_t done_probes;
 	atomic64_t rx_young;
 	atomic64_t acks_old;
+	atomic64_t tcp_evicted;		/* tcp.c: connections closed */
+	atomic64_t tcp_unauthed;
+	atomic64_t tcp_idle;
+	atomic64_t tcp_bad_frames;
 };
 
 struct mcast_peer {
@@ -180,6 +184,7 @@ struct mcast_net {
 	const struct mcast_transport_ops *tp;	/* MCAST_NODE_A_TRANSPORT */
 	void *tp_priv;			/* its state; NULL: not open */
 	u16 tp_port;			/* the port it is open on */
+	u32 tp_conns;			/* connections it accepted and holds */
 	/* the datagram mcast_data_rx_meta() is taking, or NULL */
 	const struct mcast_rx_meta *rx_meta;
 	/* charged for what rx_work and timer_work allocate, or NULL */
@@ -250,8 +255,8 @@ void mcast_group_free(struct mcast_group *g);
  */
 bool mcast_peer_addr_is(const struct mcast_peer *p,
 			const struct sockaddr_in6 *sa);
-/* Some peer of @mn has @sa's address (the port is not compared). */
-bool mcast_addr_is_peer(struct mcast_net *mn, const struct sockaddr_in6 *sa);
+/* How many peers of @mn have @sa's address (the port is not compared). */
+u32 mcast_addr_peers(struct mcast_net *mn, const struct sockaddr_in6 *sa);
 /* Every local member of @g leaves it (with its event). */
 void mcast_group_drop_members(struct mcast_net *mn, struct mcast_group *g);
 /* Removes @g from the node (its local members leave) and frees it. */

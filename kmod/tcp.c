@@ -23,6 +23,15 @@
  * peer, and TCP_USER_TIMEOUT and keepalive bound how long TCP holds on.
  * Sockets close with linger 0 (a reset): nothing outlives the node, not
  * even TIME_WAIT.
+ *
+ * An accepted connection is taken before anything on it is authenticated,
+ * so what a host can hold is bounded (docs/transports.md, "Connections"):
+ * MCAST_TCP_PER_NODE per node at its address and MCAST_TCP_MAX_IN in all,
+ * a new connection past either closing the one least likely to be a
+ * peer's (one that never sent a believed frame, the oldest first; else
+ * the one silent longest), so a forger cannot keep a real peer out; one
+ * that sends no frame the data path believes within tcp_auth_ms, or none
+ * for tcp_idle_ms, is closed, and so is one whose frame fails a check.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -43,11 +52,33 @@
 #define MCAST_TCP_PAYLOAD	(64u << 10)
 #define MCAST_TCP_QUEUE		(4u << 20)	/* bytes waiting per connection */
 #define MCAST_TCP_MAX_IN	1024		/* accepted connections */
+#define MCAST_TCP_PER_NODE	4		/* ... per node at an address */
+#define MCAST_TCP_ACCEPTS	64		/* per receive work run */
 #define MCAST_TCP_BACKLOG	256
 #define MCAST_TCP_USER_TIMEOUT	10000		/* ms */
 #define MCAST_TCP_KEEPIDLE	10		/* s */
 #define MCAST_TCP_KEEPINTVL	2
 #define MCAST_TCP_KEEPCNT	3
+
+/*
+ * A peer's real connection sends its first frame as soon as it is up (it
+ * is made for one), and TCP gives up on a frame unacknowledged for
+ * MCAST_TCP_USER_TIMEOUT: one with nothing believed by then is no peer's.
+ */
+static unsigned int tcp_auth_ms = MCAST_TCP_USER_TIMEOUT;
+module_param(tcp_auth_ms, uint, 0644);
+MODULE_PARM_DESC(tcp_auth_ms,
+		 "close an accepted TCP connection that sent no frame the node believed (authenticated, with a key) within this many ms (default 10000, at least 100)");
+
+/*
+ * A transfer in either direction has its peer send at least every RTO
+ * (MCAST_RTO_BASE_MAX_MS at most); a connection silent this long is not
+ * in use, and the peer makes a new one at its next send.
+ */
+static unsigned int tcp_idle_ms = 60000;
+module_param(tcp_idle_ms, uint, 0644);
+MODULE_PARM_DESC(tcp_idle_ms,
+		 "close an accepted TCP connection that sent no frame for this many ms (default 60000, at least 100)");
 
 enum mcast_tcp_kind { TCP_LISTENER, TCP_IN, TCP_OUT };
 
@@ -74,7 +105,10 @@ struct mcast_tcp_conn {
 	u32 queued;
 	/* TCP_IN: whence (the address, port 0), the frame being read */
 	struct sockaddr_in6 from;
-	struct list_head in_link;	/* in t->in */
+	struct list_head in_link;	/* in t->in, oldest first */
+	unsigned long since;		/* jiffies: accepted */
+	unsigned long last;		/* ... its last frame believed */
+	bool believed;			/* one was: a peer's connection */
 	u8 lenbuf[4];
 	u32 lgot, flen, fgot;
 	u8 *fbuf;			/* only while a frame is read in parts */
@@ -86,6 +120,8 @@ struct mcast_tcp {
 	struct xarray out;		/* peer id -> TCP_OUT connection */
 	struct list_head in;		/* TCP_IN connections */
 	u32 nin;
+	struct timer_list sweep;	/* kicks the receive work to ... */
+	unsigned long next_sweep;	/* ... close those past a deadline */
 	spinlock_t lock;		/* ready, on_ready */
 	struct list_head ready;
 	u8 *rxbuf;			/* a frame read whole */
@@ -218,7 +254,7 @@ static void mcast_tcp_conn_free(struct mcast_tcp_conn *c)
 	spin_unlock_bh(&t->lock);
 	if (c->kind == TCP_IN) {
 		list_del(&c->in_link);
-		t->nin--;
+		t->mn->tp_conns = --t->nin;
 	}
 	sock_no_linger(sk);
 	sock_release(c->sock);
@@ -475,9 +511,10 @@ static int mcast_tcp_read_len(struct mcast_tcp_conn *c)
 
 /*
  * Reads @c's frames and hands them to the data path, up to @budget of
- * them; returns how many, or <0 when the connection is finished.  A frame
- * is read into the node's buffer, and only when it comes in parts into a
- * buffer of the connection's own.
+ * them; returns how many, or <0 when the connection is finished: -EPROTO
+ * or -EBADMSG when a frame failed a check (its length; the data path's).
+ * A frame is read into the node's buffer, and only when it comes in parts
+ * into a buffer of the connection's own.
  */
 static int mcast_tcp_read(struct mcast_tcp_conn *c, int budget)
 {
@@ -494,10 +531,14 @@ static int mcast_tcp_read(struct mcast_tcp_conn *c, int budget)
 		if (n > 0)
 			c->fgot += n;
 		if (c->fgot == c->flen) {
-			mcast_data_rx(t->mn, &c->from, buf, c->flen);
+			n = mcast_data_rx(t->mn, &c->from, buf, c->flen);
 			c->lgot = 0;
 			kvfree(c->fbuf);
 			c->fbuf = NULL;
+			if (n)
+				return -EBADMSG;	/* refused: drop it */
+			c->believed = true;
+			c->last = jiffies;
 			got++;
 			continue;
 		}
@@ -518,49 +559,173 @@ static int mcast_tcp_read(struct mcast_tcp_conn *c, int budget)
 }
 
 /*
- * Whence @sock's connection came, if from a peer's address: a host that
- * is no peer gets no connection, and so no buffer (the data path then
- * checks every frame's sender against this address).
+ * Whence @sock's connection came, and how many peers have that address: a
+ * host that is no peer gets no connection, and so no buffer (the data
+ * path then checks every frame's sender against this address).
  */
-static bool mcast_tcp_from_peer(struct mcast_tcp *t, struct socket *sock,
-				struct sockaddr_in6 *sa)
+static u32 mcast_tcp_from_peer(struct mcast_tcp *t, struct socket *sock,
+			       struct sockaddr_in6 *sa)
 {
 	int n = kernel_getpeername(sock, (struct sockaddr *)sa);
+	u32 peers;
 
 	if (n < (int)sizeof(*sa) || sa->sin6_family != AF_INET6)
-		return false;
+		return 0;
 	sa->sin6_port = 0;	/* an outgoing connection's port is any */
-	if (mcast_addr_is_peer(t->mn, sa))
-		return true;
+	peers = mcast_addr_peers(t->mn, sa);
+	if (peers)
+		return peers;
 	atomic64_inc(&t->mn->stats.rx_bad_src);
 	net_info_ratelimited("node %u: refused a connection from [%pI6c], no peer's address\n",
 			     t->mn->node_id, &sa->sin6_addr);
-	return false;
+	return 0;
 }
 
-static void mcast_tcp_accept(struct mcast_tcp *t)
+/* Closes accepted connection @c, counting why in @count. */
+static void mcast_tcp_in_close(struct mcast_tcp_conn *c, atomic64_t *count,
+			       const char *why)
+{
+	atomic64_inc(count);
+	net_info_ratelimited("node %u: closed a connection from [%pI6c]: %s\n",
+			     c->t->mn->node_id, &c->from.sin6_addr, why);
+	mcast_tcp_conn_free(c);
+}
+
+/*
+ * Which of @a (accepted before @b, or NULL) and @b to close first: the
+ * one that never sent a believed frame, the older if both did not (it had
+ * longer to); else the one silent longer.
+ */
+static struct mcast_tcp_conn *mcast_tcp_worse(struct mcast_tcp_conn *a,
+					      struct mcast_tcp_conn *b)
+{
+	if (!a)
+		return b;
+	if (a->believed != b->believed)
+		return a->believed ? b : a;
+	if (!a->believed || time_before_eq(a->last, b->last))
+		return a;
+	return b;
+}
+
+/*
+ * Room for one more connection from @sa's address, where @peers nodes
+ * are: past that address's share or the node's cap, the worst connection
+ * (of the address, or of all) is closed.  A newcomer always gets in: a
+ * forger holding slots can delay a real peer, never keep it out.
+ */
+static void mcast_tcp_make_room(struct mcast_tcp *t,
+				const struct sockaddr_in6 *sa, u32 peers)
+{
+	struct mcast_tcp_conn *c, *mine = NULL, *any = NULL, *out = NULL;
+	u64 share = (u64)MCAST_TCP_PER_NODE * peers;
+	u32 n = 0;
+
+	list_for_each_entry(c, &t->in, in_link) {
+		if (ipv6_addr_equal(&c->from.sin6_addr, &sa->sin6_addr)) {
+			n++;
+			mine = mcast_tcp_worse(mine, c);
+		}
+		any = mcast_tcp_worse(any, c);
+	}
+	if (n >= share)
+		out = mine;
+	else if (t->nin >= MCAST_TCP_MAX_IN)
+		out = any;
+	if (out)
+		mcast_tcp_in_close(out, &t->mn->stats.tcp_evicted,
+				   "room for a newer one");
+}
+
+/* The sweep runs at most once a second while connections are held. */
+static void mcast_tcp_arm(struct mcast_tcp *t)
+{
+	if (t->nin && !timer_pending(&t->sweep))
+		mod_timer(&t->sweep, time_after(t->next_sweep, jiffies) ?
+				     t->next_sweep : jiffies + 1);
+}
+
+static void mcast_tcp_sweep_fire(struct timer_list *tm)
+{
+	struct mcast_tcp *t = from_timer(t, tm, sweep);
+
+	mcast_data_kick(t->mn);
+}
+
+/* Closes the accepted connections past their deadline. */
+static void mcast_tcp_sweep(struct mcast_tcp *t)
+{
+	unsigned long auth = msecs_to_jiffies(max(READ_ONCE(tcp_auth_ms), 100U));
+	unsigned long idle = msecs_to_jiffies(max(READ_ONCE(tcp_idle_ms), 100U));
+	struct mcast_tcp_conn *c, *tmp;
+
+	if (time_before(jiffies, t->next_sweep))
+		return;
+	t->next_sweep = jiffies + HZ;
+	list_for_each_entry_safe(c, tmp, &t->in, in_link) {
+		if (!c->believed && time_after(jiffies, c->since + auth))
+			mcast_tcp_in_close(c, &t->mn->stats.tcp_unauthed,
+					   "no frame believed in time");
+		else if (c->believed && time_after(jiffies, c->last + idle))
+			mcast_tcp_in_close(c, &t->mn->stats.tcp_idle, "idle");
+	}
+}
+
+/*
+ * Reads accepted connection @c, up to @budget frames, and closes it when
+ * it is finished (counted when a frame failed a check); how many it read.
+ */
+static int mcast_tcp_in_read(struct mcast_tcp_conn *c, int budget)
+{
+	int n = mcast_tcp_read(c, budget);
+
+	if (n == -EPROTO || n == -EBADMSG)
+		mcast_tcp_in_close(c, &c->t->mn->stats.tcp_bad_frames,
+				   n == -EPROTO ? "not our framing" :
+				   "a frame refused");
+	else if (n < 0)
+		mcast_tcp_conn_free(c);
+	else if (n == budget)
+		mcast_tcp_mark(c);	/* more may wait */
+	return max(n, 0);
+}
+
+/*
+ * Accepts what waits, MCAST_TCP_ACCEPTS at most (the listener is looked
+ * at again after the others); returns the frames read.  Each new
+ * connection's first frame, if it came already, is read at once: a peer's
+ * connection is then believed before the next one can push it out.
+ */
+static int mcast_tcp_accept(struct mcast_tcp *t)
 {
 	struct mcast_tcp_conn *c;
 	struct sockaddr_in6 sa;
 	struct socket *sock;
+	int i, got = 0;
+	u32 peers;
 
-	while (!kernel_accept(t->listener->sock, &sock, O_NONBLOCK)) {
-		c = t->nin < MCAST_TCP_MAX_IN &&
-		    mcast_tcp_from_peer(t, sock, &sa) ?
-		    mcast_tcp_conn_new(t, TCP_IN, sock) : NULL;
-		if (c)
-			c->from = sa;
+	for (i = 0; i < MCAST_TCP_ACCEPTS; i++) {
+		if (kernel_accept(t->listener->sock, &sock, O_NONBLOCK))
+			return got;
+		peers = mcast_tcp_from_peer(t, sock, &sa);
+		c = peers ? mcast_tcp_conn_new(t, TCP_IN, sock) : NULL;
 		if (!c) {
 			sock_no_linger(sock->sk);
 			sock_release(sock);
 			continue;
 		}
+		mcast_tcp_make_room(t, &sa, peers);
+		c->from = sa;
+		c->since = jiffies;
 		mcast_tcp_sock_opts(sock->sk);
 		list_add_tail(&c->in_link, &t->in);
-		t->nin++;
+		t->mn->tp_conns = ++t->nin;
 		mcast_tcp_hook(c);
-		mcast_tcp_mark(c);	/* what came before the hook */
+		/* what came before the hook; the callback marks the rest */
+		got += mcast_tcp_in_read(c, 1);
 	}
+	mcast_tcp_mark(t->listener);	/* more may wait */
+	return got;
 }
 
 /* One connection whose callbacks fired; how many frames it handed up. */
@@ -571,16 +736,10 @@ static int mcast_tcp_service(struct mcast_tcp *t, struct mcast_tcp_conn *c,
 
 	switch (c->kind) {
 	case TCP_LISTENER:
-		mcast_tcp_accept(t);
+		n = mcast_tcp_accept(t);
 		break;
 	case TCP_IN:
-		n = mcast_tcp_read(c, budget);
-		if (n < 0) {
-			mcast_tcp_conn_free(c);
-			n = 0;
-		} else if (n == budget) {
-			mcast_tcp_mark(c);	/* more may wait */
-		}
+		n = mcast_tcp_in_read(c, budget);
 		break;
 	case TCP_OUT:
 		if (mcast_tcp_flush(c))
@@ -596,6 +755,7 @@ static int mcast_tcp_rx(struct mcast_net *mn, int budget)
 	struct mcast_tcp_conn *c;
 	int done = 0;
 
+	mcast_tcp_sweep(t);
 	while (done < budget) {
 		spin_lock_bh(&t->lock);
 		c = list_first_entry_or_null(&t->ready, struct mcast_tcp_conn,
@@ -609,6 +769,7 @@ static int mcast_tcp_rx(struct mcast_net *mn, int budget)
 			break;
 		done += mcast_tcp_service(t, c, budget - done);
 	}
+	mcast_tcp_arm(t);
 	return done;
 }
 
@@ -622,6 +783,7 @@ static void mcast_tcp_close(struct mcast_net *mn)
 
 	if (!t)
 		return;
+	del_timer_sync(&t->sweep);	/* only the receive work arms it */
 	mcast_tcp_conn_free(t->listener);
 	xa_for_each(&t->out, id, c)
 		mcast_tcp_out_drop(t, c);
@@ -678,6 +840,8 @@ static int mcast_tcp_open(struct mcast_net *mn, u16 port)
 	INIT_LIST_HEAD(&t->in);
 	INIT_LIST_HEAD(&t->ready);
 	spin_lock_init(&t->lock);
+	timer_setup(&t->sweep, mcast_tcp_sweep_fire, 0);
+	t->next_sweep = jiffies + HZ;
 	t->rxbuf = kvmalloc(MCAST_TCP_PAYLOAD, GFP_KERNEL_ACCOUNT);
 	err = t->rxbuf ? mcast_tcp_listen(t, port) : -ENOMEM;
 	if (err) {

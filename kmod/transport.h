@@ -142,9 +142,14 @@ void mcast_data_kick(struct mcast_net *mn);
  * data_rx.c: one received datagram, under the node's mutex, and where it
  * came from: dropped unless that is the configured address (and port,
  * when @sa's is not 0) of the node the datagram names as its sender.
+ * Returns 0 when it was believed (from that address, with the cluster
+ * key's tag when the node has a key, and well-formed), else -EPROTO (not
+ * this protocol), -EPERM (not from its sender's address) or -EBADMSG (a
+ * bad tag, a replay, or a check of its handler failed): a transport that
+ * carries a peer's datagrams on a connection (tcp.c) closes it then.
  */
-void mcast_data_rx(struct mcast_net *mn, const struct sockaddr_in6 *sa,
-		   const void *buf, size_t len);
+int mcast_data_rx(struct mcast_net *mn, const struct sockaddr_in6 *sa,
+		  const void *buf, size_t len);
 /*
  * What a transport with a virtual clock (irsim) knows of a datagram: its
  * worm's handover to the fabric and this host's copy, in virtual ns.

@@ -1345,6 +1345,11 @@ static const struct {
 	{ MCAST_STATS_A_DONE_PROBES, "done_probes" },
 	{ MCAST_STATS_A_RX_YOUNG, "rx_young" },
 	{ MCAST_STATS_A_ACKS_OLD, "acks_old" },
+	{ MCAST_STATS_A_TCP_CONNS, "tcp_conns" },
+	{ MCAST_STATS_A_TCP_EVICTED, "tcp_evicted" },
+	{ MCAST_STATS_A_TCP_UNAUTHED, "tcp_unauthed" },
+	{ MCAST_STATS_A_TCP_IDLE, "tcp_idle" },
+	{ MCAST_STATS_A_TCP_BAD_FRAMES, "tcp_bad_frames" },
 };
 
 #define STAT_KEYS_ALWAYS 5	/* the first ones: present in every reply */

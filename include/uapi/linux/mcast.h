@@ -711,6 +711,19 @@ enum mcast_stats_attr {
 					 * receiving job it has since replaced
 					 * (reordered or duplicated on the way,
 					 * or forged) */
+	MCAST_STATS_A_TCP_CONNS,	/* u64: connections from peers the TCP
+					 * transport holds (a gauge) */
+	MCAST_STATS_A_TCP_EVICTED,	/* u64: of those, closed to make room
+					 * for a newer one from the same
+					 * address or past the node's cap */
+	MCAST_STATS_A_TCP_UNAUTHED,	/* u64: closed for sending no frame the
+					 * node believed (authenticated with a
+					 * key) within tcp_auth_ms */
+	MCAST_STATS_A_TCP_IDLE,		/* u64: closed after tcp_idle_ms
+					 * without a frame */
+	MCAST_STATS_A_TCP_BAD_FRAMES,	/* u64: closed on a frame that failed
+					 * a check (its length, its sender's
+					 * address, its tag, its fields) */
 
 	__MCAST_STATS_A_MAX,
 	MCAST_STATS_A_MAX = __MCAST_STATS_A_MAX - 1

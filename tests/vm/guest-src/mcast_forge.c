@@ -38,6 +38,17 @@
  * lengths, ids near the set xid=, seq=, group=) or random, with a random body (random bytes or
  * piece entries) of a random length, and now and then random bytes of
  * the result flipped: malformed, truncated and merely surprising input.
+ * With tcp, a connection the node closes (it does on a frame that fails a
+ * check) is made again for the next frame, and fuzz sends each datagram
+ * on a connection of its own: "sent N" then says how many it took,
+ * "sent N conns=C".
+ *
+ * TYPE hold (tcp) plays a host that takes a node's connection slots:
+ * opens COUNT connections, sends nothing, prints "held K of COUNT" (those
+ * that connected), keeps them ms=MS ms (default 10000; with refill=1
+ * making again, every 100 ms, those the node closed) and prints
+ * "closed C of K opened=O": how many of the last K the node had closed,
+ * and how many it opened in all.
  * listen=MS (raw only): then, for MS ms, prints what the node at ADDR PORT
  * answers to sport (the raw socket sees a copy of every UDP datagram that
  * comes in), a line each, as it comes:
@@ -65,6 +76,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -418,11 +430,13 @@ static size_t mcd_build(const struct mcd_forged *m, uint8_t *out)
 	return (size_t)(p - out);
 }
 
+/* A connected socket, or -1 (errno set) if @may_fail and connect failed. */
 static int connect_to(int tcp, const char *bind_addr, unsigned int sport,
-		      const struct sockaddr_in6 *to)
+		      const struct sockaddr_in6 *to, int may_fail)
 {
 	int fd = socket(AF_INET6, tcp ? SOCK_STREAM : SOCK_DGRAM, 0);
 	struct sockaddr_in6 me;
+	int e;
 
 	if (fd < 0)
 		die("socket: %s", strerror(errno));
@@ -431,31 +445,53 @@ static int connect_to(int tcp, const char *bind_addr, unsigned int sport,
 		if (bind(fd, (struct sockaddr *)&me, sizeof(me)))
 			die("bind: %s", strerror(errno));
 	}
-	if (connect(fd, (const struct sockaddr *)to, sizeof(*to)))
-		die("connect: %s", strerror(errno));
-	return fd;
-}
-
-static void send_all(int fd, const void *buf, size_t len)
-{
-	const uint8_t *p = buf;
-	ssize_t n;
-
-	while (len) {
-		n = send(fd, p, len, MSG_NOSIGNAL);
-		if (n < 0)
-			die("send: %s", strerror(errno));
-		p += n;
-		len -= n;
+	if (connect(fd, (const struct sockaddr *)to, sizeof(*to))) {
+		if (!may_fail)
+			die("connect: %s", strerror(errno));
+		e = errno;
+		close(fd);
+		errno = e;
+		return -1;
 	}
+	return fd;
 }
 
 /* Where and how the datagrams go: UDP, raw UDP (IPv4) or TCP frames. */
 struct out {
 	int fd, tcp, raw;
 	unsigned int sport;
+	const char *bind_addr;
 	struct sockaddr_in6 to;
+	unsigned int conns;	/* TCP: connections made */
 };
+
+/*
+ * One TCP frame, whole; on a connection the node closed, again on a new
+ * one (the node closes a connection whose frame fails a check).
+ */
+static void send_all(struct out *o, const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+	size_t left = len;
+	ssize_t n;
+
+	while (left) {
+		n = send(o->fd, p, left, MSG_NOSIGNAL);
+		if (n < 0 && (errno == EPIPE || errno == ECONNRESET) &&
+		    o->conns < 1000000) {
+			close(o->fd);
+			o->fd = connect_to(1, o->bind_addr, o->sport, &o->to, 0);
+			o->conns++;
+			p = buf;
+			left = len;
+			continue;
+		}
+		if (n < 0)
+			die("send: %s", strerror(errno));
+		p += n;
+		left -= n;
+	}
+}
 
 /* @buf[0..len-1] as UDP from port o->sport, the UDP header ours. */
 static void send_raw(const struct out *o, const uint8_t *buf, size_t len)
@@ -484,7 +520,7 @@ static void send_raw(const struct out *o, const uint8_t *buf, size_t len)
 }
 
 /* One datagram @buf[0..len-1], with 4 bytes of room before it (TCP). */
-static void send_one(const struct out *o, uint8_t *buf, size_t len)
+static void send_one(struct out *o, uint8_t *buf, size_t len)
 {
 	uint32_t be = htobe32(len);
 
@@ -492,16 +528,17 @@ static void send_one(const struct out *o, uint8_t *buf, size_t len)
 		send_raw(o, buf, len);
 	} else if (o->tcp) {
 		memcpy(buf - 4, &be, 4);
-		send_all(o->fd, buf - 4, len + 4);
+		send_all(o, buf - 4, len + 4);
 	} else if (send(o->fd, buf, len, 0) < 0 && errno != ECONNREFUSED) {
 		die("send: %s", strerror(errno));
 	}
 }
 
-static void open_out(struct out *o, const char *bind_addr)
+static void open_out(struct out *o)
 {
 	if (!o->raw) {
-		o->fd = connect_to(o->tcp, bind_addr, o->sport, &o->to);
+		o->fd = connect_to(o->tcp, o->bind_addr, o->sport, &o->to, 0);
+		o->conns = 1;
 		return;
 	}
 	if (!IN6_IS_ADDR_V4MAPPED(&o->to.sin6_addr))
@@ -597,12 +634,63 @@ static void close_out(struct out *o)
 	close(o->fd);
 }
 
+/* The node closed connection @fd (reset, or its end shut). */
+static int closed_by_peer(int fd)
+{
+	char b;
+	ssize_t n = recv(fd, &b, 1, MSG_PEEK | MSG_DONTWAIT);
+
+	return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK);
+}
+
+/* TYPE hold: @count idle connections, kept @ms ms (see the top). */
+static void hold(struct out *o, unsigned int count, int ms, int refill)
+{
+	struct rlimit rl = { count + 64, count + 64 };
+	unsigned int i, held = 0, closed = 0, opened = 0;
+	long long end;
+	int *fds = calloc(count, sizeof(*fds));
+
+	if (!fds)
+		die("out of memory");
+	if (setrlimit(RLIMIT_NOFILE, &rl))
+		die("setrlimit: %s", strerror(errno));
+	for (i = 0; i < count; i++) {
+		fds[i] = connect_to(1, o->bind_addr, o->sport, &o->to, 1);
+		held += fds[i] >= 0;
+	}
+	opened = held;
+	printf("held %u of %u\n", held, count);
+	fflush(stdout);
+	end = now_ms() + ms;
+	while (now_ms() < end) {
+		usleep(100000);
+		for (i = 0; refill && i < count; i++) {
+			if (fds[i] >= 0 && !closed_by_peer(fds[i]))
+				continue;
+			if (fds[i] >= 0)
+				close(fds[i]);
+			fds[i] = connect_to(1, o->bind_addr, o->sport, &o->to, 1);
+			opened += fds[i] >= 0;
+		}
+	}
+	for (i = 0, held = 0; i < count; i++) {
+		if (fds[i] < 0)
+			continue;
+		held++;
+		closed += closed_by_peer(fds[i]);
+		close(fds[i]);
+	}
+	printf("closed %u of %u opened=%u\n", closed, held, opened);
+	free(fds);
+}
+
 int main(int argc, char **argv)
 {
 	static struct forged f;
 	static struct mcd_forged mcd;
 	static uint8_t dgram[4 + sizeof(struct wire_hdr) + MAX_DGRAM + AUTH_LEN];
-	const char *bind_addr = NULL, *text = "";
+	const char *text = "";
 	unsigned int count = 1, i, inc[NFIELDS] = { 0 };
 	char *piece = NULL, *eq, *tok, *save;
 	struct out o = { .fd = -1 };
@@ -611,7 +699,8 @@ int main(int argc, char **argv)
 	struct timespec now;
 	uint32_t npiece = 0;
 	size_t len, k, cut = 0;
-	int a = 1, fuzz = 0, listen_ms = 0, is_mcd = 0;
+	int a = 1, fuzz = 0, listen_ms = 0, is_mcd = 0, hold_mode = 0;
+	int hold_ms = 10000, refill = 0;
 
 	for (; a < argc; a++) {
 		if (!strcmp(argv[a], "tcp"))
@@ -621,7 +710,7 @@ int main(int argc, char **argv)
 		else if (!strncmp(argv[a], "sport=", 6))
 			o.sport = atoi(argv[a] + 6);
 		else if (!strncmp(argv[a], "bind=", 5))
-			bind_addr = argv[a] + 5;
+			o.bind_addr = argv[a] + 5;
 		else
 			break;
 	}
@@ -639,6 +728,8 @@ int main(int argc, char **argv)
 		fuzz = 1;
 	else if (!strcmp(argv[a + 2], "mcd"))
 		is_mcd = 1;
+	else if (!strcmp(argv[a + 2], "hold"))
+		hold_mode = 1;
 	else
 		f.h.type = atoi(argv[a + 2]);
 	rng_state = 1;
@@ -670,6 +761,10 @@ int main(int argc, char **argv)
 				die("cut: at least one byte");
 		} else if (!strcmp(argv[a], "listen")) {
 			listen_ms = atoi(eq);
+		} else if (!strcmp(argv[a], "ms")) {
+			hold_ms = atoi(eq);
+		} else if (!strcmp(argv[a], "refill")) {
+			refill = atoi(eq);
 		} else if (!strcmp(argv[a], "seed")) {
 			rng_state = strtoull(eq, NULL, 0) | 1;
 		} else if (!strcmp(argv[a], "inc")) {
@@ -688,6 +783,12 @@ int main(int argc, char **argv)
 		die("listen: raw only");
 	if (is_mcd && (key_path || fuzz || !mcd.n || !mcd.inc))
 		die("mcd: hdr=FROM:INC and rec=..., and no key");
+	if (hold_mode) {
+		if (!o.tcp)
+			die("hold: tcp only");
+		hold(&o, count, hold_ms, refill);
+		return 0;
+	}
 	if (piece)
 		npiece = put_piece(&f, piece);
 	if (f.blen + strlen(text) > MAX_DGRAM)
@@ -705,8 +806,16 @@ int main(int argc, char **argv)
 		if (!sl.fixed)
 			sl.ctr = (uint64_t)now.tv_sec * 1000000000 + now.tv_nsec;
 	}
-	open_out(&o, bind_addr);
+	open_out(&o);
 	for (i = 0; i < count; i++) {
+		if (fuzz && o.tcp && i) {
+			/* each on a connection of its own: the node closes
+			 * one whose frame fails a check, and a frame sent
+			 * after that one would be lost unread */
+			close(o.fd);
+			open_out(&o);
+			o.conns = i + 1;
+		}
 		if (is_mcd) {
 			len = mcd_build(&mcd, dgram + 4);
 		} else if (fuzz) {
@@ -726,7 +835,10 @@ int main(int argc, char **argv)
 		seal(&sl, dgram + 4, &len);
 		send_one(&o, dgram + 4, len);
 	}
-	printf("sent %u\n", count);
+	if (o.tcp)
+		printf("sent %u conns=%u\n", count, o.conns);
+	else
+		printf("sent %u\n", count);
 	if (listen_ms)
 		listen_raw(&o, listen_ms);
 	close_out(&o);

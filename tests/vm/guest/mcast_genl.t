@@ -191,7 +191,7 @@ expect_err "NODE_SET changing the topology while groups exist: EBUSY" EBUSY \
 # Statistics.
 expect_out "node statistics (with the network data path's)" \
 	"stats tx_msgs=0 tx_bytes=0 rx_msgs=0 rx_bytes=0 rx_drops=0 files=0
-netstats fwd_msgs=0 tx_packets=0 rx_packets=0 retrans=0 fast_retrans=0 dups=0 peer_fails=0 unreached=0 cwnd=128 unacked=0 rx_bad_src=0 rx_malformed=0 rx_mem=0 rewinds=0 tx_expired=0 busy_sent=0 jobs=0 done_jobs=0 transfers=0 queued=0 held=0 msg_mem=0 streams=0 floors=0 late=0 rx_bad_auth=0 timer_ns=0 blocked=0 cutoffs=0 rx_stale=0 worms=0 worm_dests=0 worm_splits=0 offload_fallbacks=0 rx_worms=0 rb_sent=0 rb_assembled=0 rb_fallbacks=0 worm_resends=0 done_probes=0 rx_young=0 acks_old=0" stats
+netstats fwd_msgs=0 tx_packets=0 rx_packets=0 retrans=0 fast_retrans=0 dups=0 peer_fails=0 unreached=0 cwnd=128 unacked=0 rx_bad_src=0 rx_malformed=0 rx_mem=0 rewinds=0 tx_expired=0 busy_sent=0 jobs=0 done_jobs=0 transfers=0 queued=0 held=0 msg_mem=0 streams=0 floors=0 late=0 rx_bad_auth=0 timer_ns=0 blocked=0 cutoffs=0 rx_stale=0 worms=0 worm_dests=0 worm_splits=0 offload_fallbacks=0 rx_worms=0 rb_sent=0 rb_assembled=0 rb_fallbacks=0 worm_resends=0 done_probes=0 rx_young=0 acks_old=0 tcp_conns=0 tcp_evicted=0 tcp_unauthed=0 tcp_idle=0 tcp_bad_frames=0" stats
 expect_out "group statistics" \
 	"stats group=7 tx_msgs=0 tx_bytes=0 rx_msgs=0 rx_bytes=0 rx_drops=0 files=0" \
 	stats 7
