@@ -171,12 +171,14 @@ SECOND_KERNEL_TESTS=(module_load vm_env mcast_dev mcast_genl dev_perms ctl_confi
 # the same code on 16 in every run), net_every (every node of a 4x4 and
 # members of an 8x8 send in turn, 4.5 minutes; net_all_senders.t has every
 # node of a 4x4 send at once in every run),
-# bed_switch (the switch testbed's routes, 1.3 minutes; net_switch.t runs
-# multicasts on it) and irsim_smoke (the later kernels' part of
+# bed_switch and bed_torus (the testbeds' routes, 1.3 and 2.3 minutes;
+# net_switch.t runs multicasts on the switch testbed, and every net_ test
+# checks on a torus testbed that each message reached every destination
+# in its plan's step), and irsim_smoke (the later kernels' part of
 # net_irsim.t).  This keeps CI under an hour on these machines (with them and
 # the 64-node testbeds tests leave to mcast_full, it took 83 minutes, 70
 # of them the first kernel's boot).
-FULL_ONLY_TESTS=(net_daemon64 net_every bed_switch irsim_smoke)
+FULL_ONLY_TESTS=(net_daemon64 net_every bed_switch bed_torus irsim_smoke)
 
 ntests=0
 nfailed=0

@@ -1,14 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
-# The node-wide caps a single peer can reach (docs/data-path.md,
-# "Bounds"), on a 2x2 torus over UDP where group 5 is nodes 1 and 2.
+# The node-wide caps on a node's tables (docs/data-path.md, "Bounds"), on
+# a 1-D torus of 6 nodes over UDP where group 5 is nodes 1 and 2.
 #
-# Node 2, as itself (UDP from its own port over a raw socket), sends node
-# 1 20000 one-fragment messages, each to another group: as many (sender,
-# group) streams and finished transfers.
-# - Streams: node 1 keeps MCAST_STREAMS_MAX (16384) of them and answers
-#   the rest BUSY.
+# Node 1 has 3600 more groups of its own.  Nodes 2 to 5, each as itself
+# (UDP from its own port over a raw socket), send node 1 4500 one-fragment
+# messages, each for another (sender, group) of those (900 groups a
+# forger, senders 0 and 2 to 5): as many streams and finished transfers.
+# - Streams: each peer's datagrams make at most its share
+#   (MCAST_STREAMS_PER_PEER, 4096), so the four together fill the node's
+#   MCAST_STREAMS_MAX (16384); node 1 answers the rest BUSY.
 # - Finished jobs: node 1 remembers MCAST_DONE_MAX (4096), forgetting the
 #   oldest early rather than refusing, and only for a transfer it takes
 #   (before: every transfer answered BUSY made it forget one too, 4095
@@ -40,7 +42,7 @@
 
 run_ok "insmod mcast.ko" insmod "$MCAST_KO"
 
-N=4 TOPO=torus:2x2
+N=6 TOPO=torus:6
 PORT=7447
 IDLE_MS=/sys/module/mcast/parameters/stream_idle_ms
 
@@ -68,15 +70,28 @@ else
 fi
 
 # ---- the flood, in chunks so node 1's socket buffer keeps up
+g=1000
+while [ $g -lt 4600 ]; do
+	echo "group add $g"
+	g=$((g + 1))
+done > "$W/groups"
+run_ok "node 1 has 3600 more groups" sh -c "mcastbed exec 1 mcastctl -batch - < $W/groups"
 busy0=$(netstat_of 1 busy_sent)
-for c in 0 1 2 3 4; do
-	mcastbed exec 2 mcast_forge raw sport=$PORT "$(addr_of 1)" $PORT data \
-		from=2 src=2 xid=$((100000 + c * 4000)) seq=1 \
-		group=$((1000 + c * 4000)) inc=xid,group piece=1:0 text=cap \
-		n=4000 > "$W/forge.$c" 2>&1 || diag "$(cat "$W/forge.$c")"
+for f in 2 3 4 5; do
+	for src in 0 2 3 4 5; do
+		mcastbed exec $f mcast_forge raw sport=$PORT "$(addr_of 1)" $PORT data \
+			from=$f src=$src xid=$((100000 + f * 10000 + src * 1000)) seq=1 \
+			group=$((1000 + (f - 2) * 900)) inc=xid,group piece=1:0 text=cap \
+			n=900 > "$W/forge.$f.$src" 2>&1 || diag "$(cat "$W/forge.$f.$src")"
+	done
 	sleep 1
 done
 sleep 2
+for f in 2 3 4 5; do
+	st=$(mcastbed exec 1 mcastctl -j peer show "$(coord $f)" -s |
+		sed -n 's/.*"streams":\([0-9]*\).*/\1/p')
+	[ "$st" = 4096 ] || diag "node $f's datagrams made $st streams at node 1"
+done
 is "$(netstat_of 1 streams)" 16384 "node 1 keeps 16384 streams, MCAST_STREAMS_MAX"
 d=$(delta "$busy0" "$(netstat_of 1 busy_sent)")
 [ "$d" != none ] && [ "$d" -ge 1000 ] &&
