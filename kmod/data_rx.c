@@ -567,7 +567,9 @@ void mcast_data_rx(struct mcast_net *mn, const struct sockaddr_in6 *sa,
 {
 	const struct mcw_hdr *h = buf;
 	struct mcast_peer *p;
+	u64 ahead_ms = 0;
 	u32 from;
+	int err;
 
 	lockdep_assert_held(&mn->lock);
 	atomic64_inc(&mn->stats.rx_packets);
@@ -580,9 +582,13 @@ void mcast_data_rx(struct mcast_net *mn, const struct sockaddr_in6 *sa,
 		return;
 	}
 	/* the address first: a tag costs a hash, a lookup does not */
-	if (mcast_auth_open(&mn->auth, &p->replay, buf, &len,
-			    h->flags & MCW_F_AUTH)) {
+	err = mcast_auth_open(&mn->auth, &p->replay, mn->node_id, buf, &len,
+			      h->flags & MCW_F_AUTH, &ahead_ms);
+	if (err) {
 		atomic64_inc(&mn->stats.rx_bad_auth);
+		if (err == -ERANGE)
+			net_info_ratelimited("node %u: refused a counter %llu ms ahead of its clock from node %u: clocks further apart than clock_skew_ms, or a forgery\n",
+					     mn->node_id, ahead_ms, from);
 		return;
 	}
 	p->down = false;

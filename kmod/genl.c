@@ -985,6 +985,7 @@ static int mcast_peer_new_doit(struct sk_buff *skb, struct genl_info *info)
 	p = kzalloc(sizeof(*p), GFP_KERNEL_ACCOUNT);
 	if (!p)
 		return -ENOMEM;
+	mcast_replay_init(&p->replay);
 	p->ipv6 = !!tb[MCAST_PEER_A_IPV6];
 	if (p->ipv6)
 		p->addr.v6 = nla_get_in6_addr(tb[MCAST_PEER_A_IPV6]);
