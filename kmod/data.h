@@ -467,8 +467,11 @@ int mcast_xmit(struct mcast_net *mn, u32 to, struct kvec *v,
 /* Datagrams already sealed (a burst). */
 int mcast_xmit_sealed(struct mcast_net *mn, u32 to, struct kvec *v,
 		      size_t nv, size_t len);
-/* Appends @trailer to the datagram @v[0..*@nv-1] when the node has a key. */
-size_t mcast_seal(struct mcast_net *mn, struct kvec *v, size_t *nv,
+/*
+ * Appends @trailer to the datagram @v[0..*@nv-1] for node @to when the
+ * node has a key.
+ */
+size_t mcast_seal(struct mcast_net *mn, u32 to, struct kvec *v, size_t *nv,
 		  u8 *trailer);
 void mcw_init(struct mcw_hdr *h, struct mcast_net *mn, u8 type,
 	      u32 src, u32 xid, u64 seq);

@@ -49,12 +49,12 @@ int mcast_xmit_sealed(struct mcast_net *mn, u32 to, struct kvec *v,
 	return err;
 }
 
-size_t mcast_seal(struct mcast_net *mn, struct kvec *v, size_t *nv,
+size_t mcast_seal(struct mcast_net *mn, u32 to, struct kvec *v, size_t *nv,
 		  u8 *trailer)
 {
 	if (!mcast_auth_on(&mn->auth))
 		return 0;
-	mcast_auth_seal(&mn->auth, v, *nv, trailer);
+	mcast_auth_seal(&mn->auth, v, *nv, to, trailer);
 	v[(*nv)++] = (struct kvec){ trailer, MCW_AUTH_LEN };
 	return MCW_AUTH_LEN;
 }
@@ -66,7 +66,7 @@ int mcast_xmit(struct mcast_net *mn, u32 to, struct kvec *v,
 	struct kvec sv[4];
 
 	memcpy(sv, v, nv * sizeof(*v));
-	len += mcast_seal(mn, sv, &nv, trailer);
+	len += mcast_seal(mn, to, sv, &nv, trailer);
 	return mcast_xmit_sealed(mn, to, sv, nv, len);
 }
 

@@ -627,8 +627,10 @@ int mcast_data_rx(struct mcast_net *mn, const struct sockaddr_in6 *sa,
 	const u8 *body = (const u8 *)buf + sizeof(*h);
 	struct mcast_peer *p;
 	u32 from, nfrags = 0;
+	u64 ahead_ms = 0;
 	s64 malformed;
 	size_t blen;
+	int err;
 
 	lockdep_assert_held(&mn->lock);
 	atomic64_inc(&mn->stats.rx_packets);
@@ -641,9 +643,13 @@ int mcast_data_rx(struct mcast_net *mn, const struct sockaddr_in6 *sa,
 		return -EPERM;
 	}
 	/* the address first: a tag costs a hash, a lookup does not */
-	if (mcast_auth_open(&mn->auth, &p->replay, buf, &len,
-			    h->flags & MCW_F_AUTH)) {
+	err = mcast_auth_open(&mn->auth, &p->replay, mn->node_id, buf, &len,
+			      h->flags & MCW_F_AUTH, &ahead_ms);
+	if (err) {
 		atomic64_inc(&mn->stats.rx_bad_auth);
+		if (err == -ERANGE)
+			net_info_ratelimited("node %u: refused a counter %llu ms ahead of its clock from node %u: clocks further apart than clock_skew_ms, or a forgery\n",
+					     mn->node_id, ahead_ms, from);
 		return -EBADMSG;
 	}
 	p->down = false;

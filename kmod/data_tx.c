@@ -77,7 +77,7 @@ static size_t mcast_tx_frag_vec(struct mcast_net *mn, struct mcast_tx *tx,
 					    end - tx->plen - d0 };
 	}
 	n = *nv - first;
-	end += mcast_seal(mn, v + first, &n, trailer);
+	end += mcast_seal(mn, tx->to, v + first, &n, trailer);
 	*nv = first + n;
 	return sizeof(*h) + end - off;
 }
@@ -281,7 +281,7 @@ static void mcast_worm_send(struct mcast_net *mn, struct mcast_worm *w,
 		v[0] = w->head[i];
 		memcpy(v + 1, body, nb * sizeof(*body));
 		nv = 1 + nb;
-		if (mcast_seal(mn, v, &nv, w->trailer[i]))
+		if (mcast_seal(mn, w->to[i], v, &nv, w->trailer[i]))
 			w->tail[i] = v[nv - 1];
 	}
 	if (mn->tp->xmit_worm(mn, &desc)) {

@@ -925,9 +925,8 @@ busy:
 	return -EBUSY;
 }
 
-static int mcast_key_set_doit(struct sk_buff *skb, struct genl_info *info)
+static int mcast_key_set_parsed(struct mcast_net *mn, struct genl_info *info)
 {
-	struct mcast_net *mn = mcast_info_net(info);
 	struct nlattr *tb[MCAST_KEY_A_MAX + 1];
 	int err;
 
@@ -945,6 +944,21 @@ static int mcast_key_set_doit(struct sk_buff *skb, struct genl_info *info)
 	if (!err)
 		mcast_notify_node(mn);
 	mutex_unlock(&mn->lock);
+	return err;
+}
+
+static int mcast_key_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *nest = info->attrs[MCAST_A_KEY];
+	int err = mcast_key_set_parsed(mcast_info_net(info), info);
+
+	/*
+	 * The request's skb is freed as any other, and an error's ack may
+	 * echo the request: the secret is wiped from it, whatever happened
+	 * (the tfm has its own copy, freed with kfree_sensitive()).
+	 */
+	if (nest)
+		memzero_explicit(nla_data(nest), nla_len(nest));
 	return err;
 }
 
@@ -1004,6 +1018,7 @@ static int mcast_peer_new_doit(struct sk_buff *skb, struct genl_info *info)
 	p = kzalloc(sizeof(*p), GFP_KERNEL_ACCOUNT);
 	if (!p)
 		return -ENOMEM;
+	mcast_replay_init(&p->replay);
 	p->ipv6 = !!tb[MCAST_PEER_A_IPV6];
 	if (p->ipv6)
 		p->addr.v6 = nla_get_in6_addr(tb[MCAST_PEER_A_IPV6]);

@@ -8,7 +8,7 @@
  *   mcast_forge [tcp|raw] [sport=PORT] [bind=ADDR] ADDR PORT TYPE
  *               [FIELD=V..] [piece=ID:PREV,ID:PREV..] [text=STRING]
  *               [n=COUNT] [inc=FIELD,..] [seed=S]
- *               [key=FILE [key_id=N] [ctr=C]] [cut=N]
+ *               [key=FILE to=NODE [key_id=N] [ctr=C] [resv=R]] [cut=N]
  *
  * TYPE data, ack or done (or a number).  FIELDs are the header's: version
  * (1), flags, src, from, xid, seq, group, step, msg_len, count, frag, cum,
@@ -24,10 +24,18 @@
  * (xid, seq, group: as many transfers, messages or streams).
  *
  * key=FILE (32 bytes, raw or 64 hex digits) seals every datagram as a node
- * with that cluster key does (docs/data-path.md "Cluster key"): MCW_F_AUTH,
- * then the trailer (key id, the counter, the HMAC-SHA256 tag made with the
- * kernel's AF_ALG); the counter is C for every copy if ctr= is given (a
- * replay), else the clock in ns, one more per datagram.
+ * with that cluster key does (docs/data-path.md "Cluster key"), for node
+ * NODE (to=, the id of the node at ADDR: it is in the tag): MCW_F_AUTH in
+ * the flags, then the 28-byte trailer
+ *   u8 key id, 3 reserved bytes (0; resv=R puts R, 24 bits, there),
+ *   be64 counter, 16 bytes tag,
+ * the tag being the first 16 bytes of HMAC-SHA256(key, the datagram up to
+ * the tag, i.e. header, body and the trailer's first 12 bytes, then the
+ * be32 NODE), made with the kernel's AF_ALG (seal(), the one place).  The
+ * counter is C for every copy if ctr= is given (a replay; ctr=now, or
+ * now+MS, now-MS: the wall clock in ns give or take MS ms), else the wall
+ * clock (CLOCK_REALTIME) in ns, one more if the clock has not moved; the
+ * last one used is printed after "sent N" as " ctr=C".
  *
  * cut=N cuts every datagram to its first N bytes before it is sealed (a
  * datagram shorter than its header, or than what its header claims).
@@ -40,8 +48,8 @@
  * the result flipped: malformed, truncated and merely surprising input.
  * With tcp, a connection the node closes (it does on a frame that fails a
  * check) is made again for the next frame, and fuzz sends each datagram
- * on a connection of its own: "sent N" then says how many it took,
- * "sent N conns=C".
+ * on a connection of its own: "sent N" then says how many it took
+ * (after any ctr=): " conns=C".
  *
  * TYPE hold (tcp) plays a host that takes a node's connection slots:
  * opens COUNT connections, sends nothing, prints "held K of COUNT" (those
@@ -210,9 +218,19 @@ static uint32_t put_piece(struct forged *f, char *list)
 struct sealer {
 	int op;			/* -1: no key */
 	uint8_t id;
+	uint32_t resv;		/* the reserved bytes: 0 but for tests */
+	int64_t to;		/* the node sealed for; -1: not given */
 	uint64_t ctr;
 	int fixed;		/* ctr= given: every copy the same */
 };
+
+static uint64_t realtime_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_REALTIME, &t);
+	return (uint64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
 
 static void read_key_file(const char *path, uint8_t *key)
 {
@@ -260,22 +278,33 @@ static void sealer_open(struct sealer *s, const char *path)
 		die("AF_ALG accept: %s", strerror(errno));
 }
 
-/* Seals @buf[0..*len-1] (a header first) in place: flag and trailer. */
+/*
+ * Seals @buf[0..*len-1] (a header first) in place for node s->to: flag
+ * and trailer (the format is at the top).  @buf has room for 4 bytes more
+ * than the trailer: the be32 node id goes there for the hash, and the tag
+ * over it.
+ */
 static void seal(struct sealer *s, uint8_t *buf, size_t *len)
 {
 	struct wire_hdr *h = (struct wire_hdr *)buf;
 	uint8_t digest[32];
-	uint64_t be;
+	uint32_t to = htobe32((uint32_t)s->to);
+	uint64_t be, now = realtime_ns();
 
 	if (s->op < 0)
 		return;
 	if (*len >= sizeof(*h))
 		h->flags |= F_AUTH;
-	memset(buf + *len, 0, 4);
 	buf[*len] = s->id;
-	be = htobe64(s->fixed ? s->ctr : ++s->ctr);
+	buf[*len + 1] = s->resv >> 16;
+	buf[*len + 2] = s->resv >> 8;
+	buf[*len + 3] = s->resv;
+	if (!s->fixed)
+		s->ctr = s->ctr + 1 > now ? s->ctr + 1 : now;
+	be = htobe64(s->ctr);
 	memcpy(buf + *len + 4, &be, 8);
-	if (send(s->op, buf, *len + 12, 0) != (ssize_t)(*len + 12) ||
+	memcpy(buf + *len + 12, &to, 4);
+	if (send(s->op, buf, *len + 16, 0) != (ssize_t)(*len + 16) ||
 	    read(s->op, digest, sizeof(digest)) != sizeof(digest))
 		die("AF_ALG hmac: %s", strerror(errno));
 	memcpy(buf + *len + 12, digest, 16);
@@ -694,9 +723,8 @@ int main(int argc, char **argv)
 	unsigned int count = 1, i, inc[NFIELDS] = { 0 };
 	char *piece = NULL, *eq, *tok, *save;
 	struct out o = { .fd = -1 };
-	struct sealer sl = { .op = -1, .id = 1 };
+	struct sealer sl = { .op = -1, .id = 1, .to = -1 };
 	const char *key_path = NULL;
-	struct timespec now;
 	uint32_t npiece = 0;
 	size_t len, k, cut = 0;
 	int a = 1, fuzz = 0, listen_ms = 0, is_mcd = 0, hold_mode = 0;
@@ -752,8 +780,14 @@ int main(int argc, char **argv)
 			key_path = eq;
 		} else if (!strcmp(argv[a], "key_id")) {
 			sl.id = atoi(eq);
+		} else if (!strcmp(argv[a], "to")) {
+			sl.to = strtoul(eq, NULL, 0);
+		} else if (!strcmp(argv[a], "resv")) {
+			sl.resv = strtoul(eq, NULL, 0) & 0xffffff;
 		} else if (!strcmp(argv[a], "ctr")) {
-			sl.ctr = strtoull(eq, NULL, 0);
+			sl.ctr = strncmp(eq, "now", 3) ? strtoull(eq, NULL, 0) :
+				 realtime_ns() +
+				 strtoll(eq + 3, NULL, 10) * 1000000;
 			sl.fixed = 1;
 		} else if (!strcmp(argv[a], "cut")) {
 			cut = strtoul(eq, NULL, 0);
@@ -801,10 +835,9 @@ int main(int argc, char **argv)
 		f.h.msg_len = htobe32(strlen(text));
 
 	if (key_path) {
+		if (sl.to < 0)
+			die("key= needs to=NODE: the tag names the node it is for");
 		sealer_open(&sl, key_path);
-		clock_gettime(CLOCK_REALTIME, &now);
-		if (!sl.fixed)
-			sl.ctr = (uint64_t)now.tv_sec * 1000000000 + now.tv_nsec;
 	}
 	open_out(&o);
 	for (i = 0; i < count; i++) {
@@ -835,10 +868,12 @@ int main(int argc, char **argv)
 		seal(&sl, dgram + 4, &len);
 		send_one(&o, dgram + 4, len);
 	}
+	printf("sent %u", count);
+	if (sl.op >= 0)
+		printf(" ctr=%llu", (unsigned long long)sl.ctr);
 	if (o.tcp)
-		printf("sent %u conns=%u\n", count, o.conns);
-	else
-		printf("sent %u\n", count);
+		printf(" conns=%u", o.conns);
+	printf("\n");
 	if (listen_ms)
 		listen_raw(&o, listen_ms);
 	close_out(&o);

@@ -321,27 +321,44 @@ static void seal_open(const char *path)
  * (docs/data-path.md "Cluster key"), in place: MCW_F_AUTH in the flags
  * (when the frame is long enough to have them), then the 28-byte
  * trailer: key id, 3 zero bytes, be64 @ctr, and the first 16 bytes of
- * HMAC-SHA256(key, everything before the tag).  Returns the new length.
- * The one place the MAC's input is made: where the format adds to it
- * (the destination's id, issue 39 item 5), only this changes; @to is
- * passed for that.
+ * HMAC-SHA256(key, everything before the tag, then be32 @to): the tag
+ * names the node it is for, which is hashed but not sent.  Returns the
+ * new length.  The one place the MAC's input is made.
  */
 static size_t seal(uint8_t *buf, size_t len, uint32_t to, uint64_t ctr)
 {
 	uint8_t digest[32];
 	uint64_t be = htobe64(ctr);
+	uint32_t be_to = htobe32(to);
 
-	(void)to;	/* not in the MAC of this format */
 	if (len > 2)
 		buf[2] |= F_AUTH;
 	memset(buf + len, 0, 4);
 	buf[len] = KEY_ID;
 	memcpy(buf + len + 4, &be, 8);
-	if (send(alg_op, buf, len + 12, 0) != (ssize_t)(len + 12) ||
+	/* the destination goes where the tag will be, for the hash only */
+	memcpy(buf + len + 12, &be_to, 4);
+	if (send(alg_op, buf, len + 16, 0) != (ssize_t)(len + 16) ||
 	    read(alg_op, digest, sizeof(digest)) != sizeof(digest))
 		die("AF_ALG hmac: %s", strerror(errno));
 	memcpy(buf + len + 12, digest, 16);
 	return len + AUTH_LEN;
+}
+
+/*
+ * The next counter: the wall clock in ns, or one more than the last if
+ * the clock has not moved, as a node's (a receiver refuses one below the
+ * window it opened when it added us, or past its clock plus the skew).
+ */
+static uint64_t next_ctr(void)
+{
+	struct timespec now;
+	uint64_t ns;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	ns = (uint64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+	seal_ctr = ns > seal_ctr ? ns : seal_ctr + 1;
+	return seal_ctr;
 }
 
 /* ------------------------------------------------------------- sockets */
@@ -505,7 +522,7 @@ static void xmit(struct peer *p, uint8_t *dg, size_t len, int wild)
 		st.dups++;
 	}
 	for (i = 0; i < copies; i++) {
-		slen = seal(dg, len, p->id, ++seal_ctr);
+		slen = seal(dg, len, p->id, next_ctr());
 		if (wild && chance(4)) {
 			for (k = 0; k < NDELAY && delays[k].used; k++)
 				;

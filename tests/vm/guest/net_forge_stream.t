@@ -201,7 +201,7 @@ short_done() {
 	m0=$(netstat_of 0 rx_malformed)
 	run_ok "node 1 sends node 0 a sealed DONE of 75 bytes for transfer ${xid:-?}" \
 		mcastbed exec 1 mcast_forge raw sport=$PORT "$(addr_of 0)" $PORT "done" \
-		from=1 xid="${xid:-0}" step=4242 flags=8 count=344 key="$W/k1" \
+		from=1 xid="${xid:-0}" step=4242 flags=8 count=344 key="$W/k1" to=0 \
 		ctr=$((${C:-0} + 1)) cut=47
 	sleep 1
 	is "$(delta "$m0" "$(netstat_of 0 rx_malformed)")" 1 "node 0 counted it malformed, once (nothing read past it)"
