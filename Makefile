@@ -292,6 +292,15 @@ $(B)/asan/unit/%: $(B)/asan/obj/tests/unit/%.o $(ALIB)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(A_LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# mcastctl stats show's formatter (statfmt.c) needs no netlink: its test
+# links it alone.
+$(B)/asan/obj/tests/unit/test_stats.o: PART_CFLAGS = -Iutils/mcastctl
+$(B)/asan/unit/test_stats: $(B)/asan/obj/tests/unit/test_stats.o \
+	$(B)/asan/obj/utils/mcastctl/statfmt.o $(ALIB)
+	$(quiet) LD $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(A_LDFLAGS) -o $@ $^ $(LDLIBS)
+
 # The topology-file parser's test links it and the parse.c helpers it uses.
 $(B)/asan/obj/tests/unit/test_switchfile.o: PART_CFLAGS = -Iutils/lib
 $(B)/asan/unit/test_switchfile: $(B)/asan/obj/tests/unit/test_switchfile.o \

@@ -4,7 +4,8 @@
 # Build and run the unit tests under ASan/UBSan without make: the planning
 # core's, mcastd's core (test_mcastd_*: daemon/view.c, proto.c, conf.c, replay.c and
 # the parsers of utils/lib), and the topology-file parser (test_switchfile:
-# utils/lib/switchfile.c, parse.c).
+# utils/lib/switchfile.c, parse.c), mcastctl stats show's formatter
+# (test_stats: utils/mcastctl/statfmt.c).
 #
 #   tests/unit/run.sh [test ...]      (default: every tests/unit/test_*.c)
 #
@@ -32,6 +33,9 @@ for t in "$@"; do
 			$top/daemon/view.c $top/daemon/proto.c $top/daemon/conf.c $top/daemon/replay.c \
 			$top/utils/lib/parse.c $top/utils/lib/switchtopo.c \
 			$top/utils/lib/switchfile.c" ;;
+	stats)
+		extra="-I$top/utils/mcastctl -I$top/include/uapi \
+			$top/utils/mcastctl/statfmt.c" ;;
 	switchfile)
 		extra="-I$top/utils/lib $top/utils/lib/switchfile.c \
 			$top/utils/lib/parse.c" ;;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * mcastctl node | peer | group | stats: show and change the kernel's
+ * mcastctl node | peer | group: show and change the kernel's
  * configuration over the "mcast" generic netlink family.
  *
  * Every command checks its syntax before it talks to the kernel, so usage
@@ -17,6 +17,7 @@
 #include <netlink/attr.h>
 
 #include "chain.h"
+#include "config.h"
 #include "json.h"
 #include "mcastctl.h"
 #include "nl.h"
@@ -25,7 +26,7 @@
 
 bool mcastctl_json;
 
-static bool is_help(const char *s)
+bool is_help(const char *s)
 {
 	return !strcmp(s, "help") || !strcmp(s, "-h") || !strcmp(s, "--help");
 }
@@ -34,7 +35,7 @@ static bool is_help(const char *s)
  * Removes every @shrt or @lng from argv[1..] (then sets *on) and returns
  * the new argc: a show command's options may come anywhere after its verb.
  */
-static int take_flag(int argc, char **argv, const char *shrt, const char *lng,
+int take_flag(int argc, char **argv, const char *shrt, const char *lng,
 		     bool *on)
 {
 	int i, n = 1;
@@ -50,7 +51,7 @@ static int take_flag(int argc, char **argv, const char *shrt, const char *lng,
 }
 
 /* -j, --json (or mcastctl -j before the object) */
-static int take_json(int argc, char **argv, bool *json)
+int take_json(int argc, char **argv, bool *json)
 {
 	*json = mcastctl_json;
 	return take_flag(argc, argv, "-j", "--json", json);
@@ -63,7 +64,7 @@ static int take_stats(int argc, char **argv, bool *stats)
 	return take_flag(argc, argv, "-s", "--stats", stats);
 }
 
-static int parse_group_id(const char *what, const char *s, u32 *id)
+int parse_group_id(const char *what, const char *s, u32 *id)
 {
 	char q[80];
 
@@ -112,18 +113,8 @@ static void json_topology(struct json *j, const struct mc_torus *t)
 	json_obj_end(j);
 }
 
-/*
- * JSON goes to memory first and to stdout only when the whole answer
- * arrived: an error never leaves half a document behind.
- */
-struct jout {
-	struct json j;
-	FILE *f;
-	char *buf;
-	size_t len;
-};
-
-static int jout_begin(struct jout *o, const char *what)
+/* JSON goes to memory first (config.h says why). */
+int jout_begin(struct jout *o, const char *what)
 {
 	o->buf = NULL;
 	o->len = 0;
@@ -134,7 +125,7 @@ static int jout_begin(struct jout *o, const char *what)
 	return 0;
 }
 
-static int jout_end(struct jout *o, const char *what, int err)
+int jout_end(struct jout *o, const char *what, int err)
 {
 	int bad = json_finish(&o->j);
 
@@ -1282,202 +1273,4 @@ int cmd_group(int argc, char **argv)
 	}
 	return usage_err("group", "unknown command \"%.64s\" (show, add, set, del)",
 			 argv[1]);
-}
-
-/* ----------------------------------------------------------------- stats */
-
-void cmd_stats_usage(FILE *f)
-{
-	fputs("usage: mcastctl stats show [group GROUP] [-j]\n"
-	      "\n"
-	      "The node's counters and every group's; or one group's.\n", f);
-}
-
-static const struct {
-	int attr;
-	const char *key;
-} stat_keys[] = {
-	{ MCAST_STATS_A_TX_MSGS, "tx_msgs" },
-	{ MCAST_STATS_A_TX_BYTES, "tx_bytes" },
-	{ MCAST_STATS_A_RX_MSGS, "rx_msgs" },
-	{ MCAST_STATS_A_RX_BYTES, "rx_bytes" },
-	{ MCAST_STATS_A_RX_DROPS, "rx_drops" },
-	/* the data path's, printed when the kernel reports them */
-	{ MCAST_STATS_A_FWD_MSGS, "fwd_msgs" },
-	{ MCAST_STATS_A_TX_PACKETS, "tx_packets" },
-	{ MCAST_STATS_A_RX_PACKETS, "rx_packets" },
-	{ MCAST_STATS_A_RETRANS, "retrans" },
-	{ MCAST_STATS_A_FAST_RETRANS, "fast_retrans" },
-	{ MCAST_STATS_A_DUPS, "dups" },
-	{ MCAST_STATS_A_PEER_FAILS, "peer_fails" },
-	{ MCAST_STATS_A_UNREACHED, "unreached" },
-	{ MCAST_STATS_A_RX_BAD_SRC, "rx_bad_src" },
-	{ MCAST_STATS_A_RX_MALFORMED, "rx_malformed" },
-	{ MCAST_STATS_A_REWINDS, "rewinds" },
-	{ MCAST_STATS_A_CWND, "cwnd" },
-	{ MCAST_STATS_A_UNACKED, "unacked" },
-	{ MCAST_STATS_A_RX_MEM, "rx_mem" },
-	{ MCAST_STATS_A_TX_EXPIRED, "tx_expired" },
-	{ MCAST_STATS_A_BUSY_SENT, "busy_sent" },
-	{ MCAST_STATS_A_JOBS, "jobs" },
-	{ MCAST_STATS_A_DONE_JOBS, "done_jobs" },
-	{ MCAST_STATS_A_TRANSFERS, "transfers" },
-	{ MCAST_STATS_A_QUEUED, "queued" },
-	{ MCAST_STATS_A_HELD, "held" },
-	{ MCAST_STATS_A_MSG_MEM, "msg_mem" },
-	{ MCAST_STATS_A_STREAMS, "streams" },
-	{ MCAST_STATS_A_FLOORS, "floors" },
-	{ MCAST_STATS_A_LATE, "late" },
-	{ MCAST_STATS_A_RX_BAD_AUTH, "rx_bad_auth" },
-	{ MCAST_STATS_A_TIMER_NS, "timer_ns" },
-	{ MCAST_STATS_A_BLOCKED, "blocked" },
-	{ MCAST_STATS_A_CUTOFFS, "cutoffs" },
-	{ MCAST_STATS_A_RX_STALE, "rx_stale" },
-	{ MCAST_STATS_A_WORMS, "worms" },
-	{ MCAST_STATS_A_WORM_DESTS, "worm_dests" },
-	{ MCAST_STATS_A_WORM_SPLITS, "worm_splits" },
-	{ MCAST_STATS_A_OFFLOAD_FALLBACKS, "offload_fallbacks" },
-	{ MCAST_STATS_A_RX_WORMS, "rx_worms" },
-	{ MCAST_STATS_A_RB_SENT, "rb_sent" },
-	{ MCAST_STATS_A_RB_ASSEMBLED, "rb_assembled" },
-	{ MCAST_STATS_A_RB_FALLBACKS, "rb_fallbacks" },
-	{ MCAST_STATS_A_WORM_RESENDS, "worm_resends" },
-	{ MCAST_STATS_A_DONE_PROBES, "done_probes" },
-	{ MCAST_STATS_A_RX_YOUNG, "rx_young" },
-	{ MCAST_STATS_A_ACKS_OLD, "acks_old" },
-	{ MCAST_STATS_A_TCP_CONNS, "tcp_conns" },
-	{ MCAST_STATS_A_TCP_EVICTED, "tcp_evicted" },
-	{ MCAST_STATS_A_TCP_UNAUTHED, "tcp_unauthed" },
-	{ MCAST_STATS_A_TCP_IDLE, "tcp_idle" },
-	{ MCAST_STATS_A_TCP_BAD_FRAMES, "tcp_bad_frames" },
-};
-
-#define STAT_KEYS_ALWAYS 5	/* the first ones: present in every reply */
-
-static int stats_reply(int cmd, struct nlattr **tb, void *arg)
-{
-	struct show_ctx *c = arg;
-	struct nlattr *st[MCAST_STATS_A_MAX + 1];
-	u32 group = 0, files = 0;
-	size_t i;
-
-	(void)cmd;
-	if (!tb[MCAST_A_STATS] ||
-	    nla_parse_nested(st, MCAST_STATS_A_MAX, tb[MCAST_A_STATS], NULL) < 0) {
-		fprintf(stderr, "mcastctl: malformed statistics from the kernel\n");
-		return MCASTCTL_EKERNEL;
-	}
-	if (st[MCAST_STATS_A_GROUP])
-		group = nla_get_u32(st[MCAST_STATS_A_GROUP]);
-	if (st[MCAST_STATS_A_FILES])
-		files = nla_get_u32(st[MCAST_STATS_A_FILES]);
-	c->count++;
-	if (c->j) {
-		json_obj_begin(c->j);
-		if (group)
-			json_key_uint(c->j, "group", group);
-		for (i = 0; i < sizeof(stat_keys) / sizeof(stat_keys[0]); i++) {
-			struct nlattr *a = st[stat_keys[i].attr];
-
-			if (a || i < STAT_KEYS_ALWAYS)
-				json_key_uint(c->j, stat_keys[i].key,
-					      a ? nla_get_u64(a) : 0);
-		}
-		json_key_uint(c->j, "files", files);
-		json_obj_end(c->j);
-		return 0;
-	}
-	if (group)
-		printf("group %u:", group);
-	else
-		printf("node:");
-	for (i = 0; i < sizeof(stat_keys) / sizeof(stat_keys[0]); i++) {
-		struct nlattr *a = st[stat_keys[i].attr];
-
-		if (a || i < STAT_KEYS_ALWAYS)
-			printf(" %s %llu", stat_keys[i].key,
-			       (unsigned long long)(a ? nla_get_u64(a) : 0));
-	}
-	printf(" files %u\n", files);
-	return 0;
-}
-
-static int stats_show(int argc, char **argv)
-{
-	const char *what = "stats show";
-	struct show_ctx c = { 0 };
-	struct nlattr *nest;
-	struct ctl_nl nl;
-	struct nl_msg *msg;
-	struct jout o;
-	bool json;
-	u32 id = 0;
-	int err;
-
-	argc = take_json(argc, argv, &json);
-	if (argc > 1) {
-		if (strcmp(argv[1], "group"))
-			return usage_err(what, "unknown keyword \"%.64s\" (group)",
-					 argv[1]);
-		if (argc < 3)
-			return usage_err(what, "group needs a GROUP");
-		if (argc > 3)
-			return usage_err(what, "unexpected argument \"%.64s\"",
-					 argv[3]);
-		err = parse_group_id(what, argv[2], &id);
-		if (err)
-			return err;
-	}
-	err = ctl_nl_open(&nl, what);
-	if (err)
-		return err;
-	if (json && (err = jout_begin(&o, what))) {
-		ctl_nl_close(&nl);
-		return err;
-	}
-	if (json) {
-		c.j = &o.j;
-		if (!id) {
-			json_obj_begin(&o.j);
-			json_key(&o.j, "node");
-		}
-	}
-	msg = ctl_nl_msg(&nl, MCAST_CMD_STATS_GET, false, 0);
-	if (msg && id) {
-		nest = nla_nest_start(msg, MCAST_A_STATS);
-		if (!nest || nla_put_u32(msg, MCAST_STATS_A_GROUP, id)) {
-			nlmsg_free(msg);
-			msg = NULL;
-		} else {
-			nla_nest_end(msg, nest);
-		}
-	}
-	err = msg ? ctl_nl_request(&nl, msg, stats_reply, &c) : nomem(what);
-	if (!err && !id) {
-		/* then every group's */
-		if (json) {
-			json_key(&o.j, "groups");
-			json_arr_begin(&o.j);
-		}
-		msg = ctl_nl_msg(&nl, MCAST_CMD_STATS_GET, true, 0);
-		err = msg ? ctl_nl_request(&nl, msg, stats_reply, &c) :
-			    nomem(what);
-		if (json) {
-			json_arr_end(&o.j);
-			json_obj_end(&o.j);
-		}
-	}
-	ctl_nl_close(&nl);
-	return json ? jout_end(&o, what, err) : err;
-}
-
-int cmd_stats(int argc, char **argv)
-{
-	if (argc < 2 || !strcmp(argv[1], "show"))
-		return stats_show(argc < 2 ? 1 : argc - 1, argv + (argc < 2 ? 0 : 1));
-	if (is_help(argv[1])) {
-		cmd_stats_usage(stdout);
-		return MCASTCTL_OK;
-	}
-	return usage_err("stats", "unknown command \"%.64s\" (show)", argv[1]);
 }
