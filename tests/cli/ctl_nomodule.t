@@ -85,6 +85,8 @@ ctl "group set: not loaded" 4 "$nl" group set 5 members 0,0 1,2 3,3
 ctl "group del: not loaded" 4 "$nl" group del 5
 ctl "stats show: not loaded" 4 "$nl" stats show
 ctl "stats show group 5: not loaded" 4 "$nl" stats show group 5
+ctl "stats show -z -d group 5: not loaded" 4 "$nl" stats show -z -d group 5
+ctl "stats show --all --delta: not loaded" 4 "$nl" stats show --all --delta
 
 ctl "an unknown node verb" 2 'node: unknown command "frob"' node frob
 ctl "node set without anything to set" 2 "nothing to set" node set
@@ -186,6 +188,8 @@ ctl "group show with two groups" 2 'unexpected argument "6"' group show 5 6
 ctl "stats show with an unknown keyword" 2 'unknown keyword "peer"' \
 	stats show peer 1
 ctl "stats show group without GROUP" 2 "group needs a GROUP" stats show group
+ctl "stats show -d with -j" 2 "-d is for text" stats show -d -j
+ctl "-j stats show --delta" 2 "-d is for text" -j stats show --delta
 ctl "an unknown stats verb" 2 'stats: unknown command "reset"' stats reset
 ctl "-j before plan" 2 "use mcastctl plan ... --json" -j plan
 

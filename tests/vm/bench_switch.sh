@@ -160,7 +160,7 @@ for ORDER in switch rank; do
 		echo "---- mcastperf CSV ($(since "$t1") s)"
 		cat "$W/csv.$ORDER"
 		echo "---- the source's counters"
-		mcastbed exec 0 mcastctl stats show | head -n 1
+		mcastbed exec 0 mcastctl stats show | sed '/^group /,$d'
 	else
 		rc=1
 	fi
