@@ -254,8 +254,9 @@ static int mcast_rx_grow(struct mcast_job *job, u32 need)
 
 /*
  * The data of fragment @frag (@src): into the message when it has room
- * for it or it is the next one, else kept apart until the message reaches
- * it.  Before the piece has checked out there is no message: a fragment
+ * for it or it is the next one (-ENOMEM, so BUSY, when the message cannot
+ * grow to it: a full memory cgroup holds the sender back), else kept
+ * apart until the message reaches it.  Before the piece has checked out there is no message: a fragment
  * costs its own bytes, within the window (mcast_rx_data()); once the
  * piece is refused, nothing is kept.
  */
@@ -268,8 +269,10 @@ static int mcast_rx_keep(struct mcast_net *mn, struct mcast_job *job,
 
 	if (d1 == d0 || (job->started && !job->msg))
 		return 0;
-	if (job->msg && (d1 <= job->mcap ||
-			 (frag == job->merged && !mcast_rx_grow(job, d1)))) {
+	if (job->msg && (d1 <= job->mcap || frag == job->merged)) {
+		/* the next in order waits for room (BUSY), kept nowhere else */
+		if (mcast_rx_grow(job, d1))
+			return -ENOMEM;
 		memcpy(job->msg->data + d0, src, d1 - d0);
 		return 0;
 	}

@@ -44,7 +44,7 @@ without_autoload() {
 # A previous test may have left the module loaded.
 rmmod mcast 2>/dev/null
 
-plan 94
+plan 95
 
 expect "without the module: node show says it is not loaded" 4 \
 	"mcast kernel module is not loaded" without_autoload mcastctl node show
