@@ -197,8 +197,14 @@ struct mcw_hdr {
 #define MCAST_IDLE_TICK		msecs_to_jiffies(1000)
 #define MCAST_RTO_MAX_MS	1000	/* backoff cap, unless the RTT is longer */
 #define MCAST_RTO_BASE_MAX_MS	4000	/* cap of the measured RTO */
-#define MCAST_RX_MEM_MAX	(64u << 20)
+#define MCAST_RX_MEM_MAX	(64u << 20)	/* reassembly, reserved */
 #define MCAST_RX_PER_PEER	32
+/*
+ * One peer's share of the reassembly bytes: what one sender can have in
+ * flight (MCAST_INFLIGHT_BYTES), a quarter of the node's, so no one peer
+ * (a forger at its address included) can take the room of the others.
+ */
+#define MCAST_RX_MEM_PER_PEER	(16u << 20)
 /* State a peer can make this node keep (past a bound: BUSY) */
 #define MCAST_JOBS_PER_PEER	256	/* its transfers received or forwarded */
 #define MCAST_JOBS_MAX		2048	/* ... everyone's */
@@ -206,6 +212,7 @@ struct mcw_hdr {
 					 * the oldest is forgotten early)
 					 */
 #define MCAST_MSG_MEM_MAX	(192u << 20)	/* forwarded and held bytes */
+#define MCAST_MSG_MEM_PER_PEER	(48u << 20)	/* ... of one peer's: a quarter */
 /*
  * Messages held (for FIFO order, or for room in a lossless receiver): each
  * keeps its job live, so the jobs bounds above stop them first; these
@@ -277,7 +284,15 @@ struct mcast_job {
 	bool started;			/* the piece is known, forwarding began */
 	unsigned long *have;		/* fragments received */
 	u8 *pbuf;			/* received piece entries */
+	/*
+	 * Receiver: the message grows as it arrives (data_rx.c): msg holds
+	 * the bytes of fragments below @merged in @mcap bytes, and @ooo the
+	 * data of later ones received (frag -> its bytes), until then.
+	 */
 	struct mcast_msg *msg;
+	u32 mcap, merged;
+	struct xarray ooo;
+	unsigned long born;		/* receiver: its first fragment came */
 	u32 *nodes;			/* the piece, this node first */
 	u64 *prevs;
 	struct list_head txs;		/* struct mcast_tx.link */
@@ -364,6 +379,10 @@ struct mcast_tx {
 	bool active;			/* counted in the peer's tx_active */
 	bool busy;			/* the child answered BUSY since the
 					 * last timeout
+					 */
+	bool refused;			/* ... and so dropped what it was
+					 * sent: its next other answer
+					 * brings the window again
 					 */
 	bool born_down;			/* the child was marked down then */
 	unsigned long born;		/* jiffies: its lifetime starts */
@@ -476,8 +495,9 @@ size_t mcast_seal(struct mcast_net *mn, u32 to, struct kvec *v, size_t *nv,
 void mcw_init(struct mcw_hdr *h, struct mcast_net *mn, u8 type,
 	      u32 src, u32 xid, u64 seq);
 int mcast_job_add_failed(struct mcast_job *job, u32 node);
+void mcast_job_free_ooo(struct mcast_job *job);
 void mcast_job_free_data(struct mcast_job *job);
-void mcast_peer_rx_jobs(struct mcast_net *mn, u32 id, int d);
+void mcast_job_rx_charge(struct mcast_net *mn, struct mcast_job *job, bool in);
 void mcast_job_count(struct mcast_net *mn, struct mcast_job *job, bool in);
 void mcast_job_fwd_charge(struct mcast_net *mn, struct mcast_job *job,
 			  bool in);
@@ -637,8 +657,9 @@ u8 mcast_rb_choose(struct mcast_net *mn, u8 a, u32 len);
 int mcast_rb_start(struct mcast_net *mn, struct mcast_job *job, u8 mode);
 /* An RB transfer (@job->rbx) is all here: its ranges into the message. */
 void mcast_rb_received(struct mcast_net *mn, struct mcast_job *job);
-/* Room for the assembly an RB DATA from @from may need. */
-bool mcast_rb_room(struct mcast_net *mn, const struct mcw_hdr *h);
+/* Room for the assembly an RB DATA from peer @p may need. */
+bool mcast_rb_room(struct mcast_net *mn, const struct mcast_peer *p,
+		   const struct mcw_hdr *h);
 void mcast_rx_report(struct mcast_net *mn, const struct mcw_hdr *h,
 		     const void *body, size_t blen, u32 from);
 void mcast_rx_report_ack(struct mcast_net *mn, const struct mcw_hdr *h,
@@ -648,8 +669,8 @@ void mcast_rb_unconfirmed(struct mcast_job *job);
 /* Deadlines: expired assemblies, reports again, roots that fall back. */
 void mcast_rb_tick(struct mcast_net *mn);
 bool mcast_rb_busy(struct mcast_net *mn);
-/* Assemblies counted against sender @src. */
-u32 mcast_rb_count(struct mcast_net *mn, u32 src);
+/* Assemblies counted against peer @id (the one whose range began each). */
+u32 mcast_rb_count(struct mcast_net *mn, u32 id);
 
 /* data_send.c */
 /* The node has room for a send of any size (poll's EPOLLOUT). */

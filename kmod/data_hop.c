@@ -530,8 +530,14 @@ void mcast_rx_ack(struct mcast_net *mn, const struct mcw_hdr *h,
 	if (!mcast_tx_same_child(mn, tx, h))
 		return;
 	if (h->flags & MCW_F_BUSY) {
-		/* Alive: back-pressure, not failure.  Try again later. */
+		/*
+		 * Alive: back-pressure, not failure.  Try again later: the
+		 * timeout probes as ever, and what the child dropped goes
+		 * again once it takes something (on a reliable transport
+		 * nothing else would send it: "late, not lost").
+		 */
 		tx->busy = true;
+		tx->refused = true;
 		return;
 	}
 	job = mcast_tx_child_job(tx, be32_to_cpu(h->count));
@@ -559,8 +565,13 @@ void mcast_rx_ack(struct mcast_net *mn, const struct mcw_hdr *h,
 		if ((sack & 1) && cum + i < tx->next)
 			mcast_tx_mark(mn, tx, cum + i);
 	mcast_tx_rtt(mn, tx);
-	if ((h->flags & MCW_F_PROBE) && tx->probing)
+	if (tx->refused) {	/* taken now: the window again, once */
+		tx->refused = false;
+		tx->probe_next = tx->next;
 		mcast_tx_probe_answered(mn, tx);
+	} else if ((h->flags & MCW_F_PROBE) && tx->probing) {
+		mcast_tx_probe_answered(mn, tx);
+	}
 	mcast_tx_fast_retrans(mn, tx);
 	/*
 	 * News restarts the timeout.  A child that holds it all and answers

@@ -105,8 +105,23 @@ int mcast_job_add_failed(struct mcast_job *job, u32 node)
 	return 0;
 }
 
+/* A receiver's fragments kept until the message reaches them (data_rx.c) */
+void mcast_job_free_ooo(struct mcast_job *job)
+{
+	unsigned long i;
+	void *chunk;
+
+	/* empty: never locked (not every job inits it) */
+	if (xa_empty(&job->ooo))
+		return;
+	xa_for_each(&job->ooo, i, chunk)
+		kvfree(chunk);
+	xa_destroy(&job->ooo);
+}
+
 void mcast_job_free_data(struct mcast_job *job)
 {
+	mcast_job_free_ooo(job);
 	kvfree(job->have);
 	job->have = NULL;
 	kvfree(job->pbuf);
@@ -120,12 +135,29 @@ void mcast_job_free_data(struct mcast_job *job)
 	job->msg = NULL;
 }
 
-void mcast_peer_rx_jobs(struct mcast_net *mn, u32 id, int d)
+/*
+ * A receiving job reserves its transfer's bytes (job->total) from its
+ * first fragment until it has them all (@in false): in the node's rx_mem
+ * and in its parent's share, so admission (mcast_rx_room()) never has to
+ * take back what it let in, while the memory itself follows the data.
+ */
+void mcast_job_rx_charge(struct mcast_net *mn, struct mcast_job *job, bool in)
 {
-	struct mcast_peer *p = xa_load(&mn->peers, id);
+	struct mcast_peer *p = xa_load(&mn->peers, job->parent);
 
-	if (p && (d > 0 || p->rx_jobs))
-		p->rx_jobs += d;
+	if (in) {
+		mn->rx_mem += job->total;
+		if (p) {
+			p->rx_jobs++;
+			p->rx_mem += job->total;
+		}
+		return;
+	}
+	mn->rx_mem -= job->total;
+	if (p && p->rx_jobs) {
+		p->rx_jobs--;
+		p->rx_mem -= min_t(u64, p->rx_mem, job->total);
+	}
 }
 
 /*
@@ -149,13 +181,20 @@ void mcast_job_count(struct mcast_net *mn, struct mcast_job *job, bool in)
 void mcast_job_fwd_charge(struct mcast_net *mn, struct mcast_job *job,
 			  bool in)
 {
+	struct mcast_peer *p = xa_load(&mn->peers, job->parent);
+
 	if (job->fwd_charged == in)
 		return;
 	job->fwd_charged = in;
-	if (in)
+	if (in) {
 		mn->fwd_mem += job->msg_len;
-	else
-		mn->fwd_mem -= job->msg_len;
+		if (p)
+			p->fwd_mem += job->msg_len;
+		return;
+	}
+	mn->fwd_mem -= job->msg_len;
+	if (p)
+		p->fwd_mem -= min_t(u64, p->fwd_mem, job->msg_len);
 }
 
 /* Its held message (data_fifo.c) is delivered later without it. */
@@ -177,12 +216,12 @@ void mcast_job_free(struct mcast_net *mn, struct mcast_job *job)
 		mcast_tx_free(mn, tx);
 	mcast_held_orphan(job);
 	list_del(&job->ack_link);
+	/* only its own entry: an RB assembly has none, its xid is 0 */
 	if (!job->root)
-		xa_erase(&mn->rjobs, mcast_key2(job->parent, job->xid));
-	if (job->state == JOB_RX) {
-		mn->rx_mem -= job->total;
-		mcast_peer_rx_jobs(mn, job->parent, -1);
-	}
+		xa_cmpxchg(&mn->rjobs, mcast_key2(job->parent, job->xid), job,
+			   NULL, 0);
+	if (job->state == JOB_RX)
+		mcast_job_rx_charge(mn, job, false);
 	if (job->state == JOB_DONE && !job->root)
 		mn->ndone--;
 	mcast_job_count(mn, job, false);

@@ -81,7 +81,8 @@ struct mcast_rb {
 	u32 tlen;
 	u64 prev;			/* this node's */
 	bool whole;
-	bool counted;			/* in mn->nrb and its root's peer */
+	bool counted;			/* in mn->nrb and its peer's */
+	u32 peer;			/* ... whose range began it */
 	unsigned long born;
 	/* a member's report */
 	bool report_acked;
@@ -331,7 +332,7 @@ static void mcast_rb_uncount(struct mcast_net *mn, struct mcast_rb *s)
 		return;
 	s->counted = false;
 	mn->nrb--;
-	p = xa_load(&mn->peers, s->job->src);
+	p = xa_load(&mn->peers, s->peer);
 	if (p && p->rb)
 		p->rb--;
 }
@@ -585,18 +586,29 @@ static void mcast_rb_advance(struct mcast_net *mn, struct mcast_rb *s)
 	mcast_job_check(mn, job);
 }
 
-/* A new assembly for the broadcast @t's transfer belongs to. */
+static const char *mcast_rb_match(struct mcast_net *mn,
+				  const struct mcast_rb *s,
+				  const struct mcast_job *t, u64 *first, u64 *last);
+
+/*
+ * A new assembly for the broadcast @t's transfer belongs to, charged to
+ * the peer that sent @t (its bounds are that peer's, whatever src the
+ * transfer names), and its message allocated only once @t has been found
+ * to be ranges the schedule sends here.
+ */
 static struct mcast_rb *mcast_rb_assembly(struct mcast_net *mn,
 					  struct mcast_job *t, u8 ports,
 					  u8 order, u32 len, const char **why)
 {
-	struct mcast_peer *p = xa_load(&mn->peers, t->src);
+	struct mcast_peer *p = xa_load(&mn->peers, t->parent);
 	struct mcast_job *job;
 	struct mcast_rb *s;
+	u64 i, j;
 
 	*why = "no room for its broadcast";
 	if (!p || mn->nrb >= MCAST_RB_MAX || p->rb >= MCAST_RB_PER_PEER ||
-	    mn->fwd_mem + mn->held_mem + len > MCAST_MSG_MEM_MAX)
+	    mn->fwd_mem + mn->held_mem + len > MCAST_MSG_MEM_MAX ||
+	    p->fwd_mem + len > MCAST_MSG_MEM_PER_PEER)
 		return NULL;
 	job = mcast_obj_zalloc(sizeof(*job), MCAST_OBJ_JOB);
 	if (!job)
@@ -605,18 +617,27 @@ static struct mcast_rb *mcast_rb_assembly(struct mcast_net *mn,
 	INIT_LIST_HEAD(&job->ack_link);
 	job->state = JOB_FWD;
 	job->src = t->src;
-	job->parent = t->src;
+	job->parent = t->parent;	/* charged to it (mcast_job_count()) */
 	job->seq = t->seq;
 	job->group = t->group;
 	job->algo = MC_ALGO_UTORUS;
 	job->msg_len = len;
 	job->stamp = jiffies;
 	job->pending = 1;	/* until the message is whole */
-	job->msg = mcast_msg_alloc(len);
-	s = job->msg ? mcast_rb_new(mn, job, ports, order, why) : NULL;
-	if (s)
+	s = mcast_rb_new(mn, job, ports, order, why);
+	if (s) {
+		*why = mcast_rb_match(mn, s, t, &i, &j);
+		if (*why) {	/* nothing allocated for a bad one */
+			job->rb = s;
+			mcast_rb_free(mn, job);
+			mcast_obj_free(job, MCAST_OBJ_JOB);
+			return NULL;
+		}
+		*why = "out of memory";
+		job->msg = mcast_msg_alloc(len);
 		s->table = mcast_rb_dup(t->pbuf, t->count * MCW_ENTRY);
-	if (!s || !s->table) {
+	}
+	if (!s || !s->table || !job->msg) {
 		if (s) {
 			job->rb = s;
 			mcast_rb_free(mn, job);
@@ -636,6 +657,7 @@ static struct mcast_rb *mcast_rb_assembly(struct mcast_net *mn,
 	s->tlen = t->count * MCW_ENTRY;
 	s->prev = get_unaligned_be64(s->table + mn->node_id * MCW_ENTRY + 4);
 	s->counted = true;
+	s->peer = p->id;
 	mn->nrb++;
 	p->rb++;
 	job->rb = s;
@@ -648,9 +670,10 @@ static struct mcast_rb *mcast_rb_assembly(struct mcast_net *mn,
 	return s;
 }
 
-/* @t's bytes into the message: exactly the ranges the schedule sends. */
-static const char *mcast_rb_fill(struct mcast_net *mn, struct mcast_rb *s,
-				 struct mcast_job *t)
+/* @t is exactly the ranges the schedule sends here: records [*@i, *@j). */
+static const char *mcast_rb_match(struct mcast_net *mn,
+				  const struct mcast_rb *s,
+				  const struct mcast_job *t, u64 *first, u64 *last)
 {
 	u64 i, j, k, n = 0;
 
@@ -666,6 +689,21 @@ static const char *mcast_rb_fill(struct mcast_net *mn, struct mcast_rb *s,
 		n += s->x[k].len;
 	if (n != t->msg_len)
 		return "a transfer that is not its step's ranges";
+	*first = i;
+	*last = j;
+	return NULL;
+}
+
+/* @t's bytes into the message: exactly the ranges the schedule sends. */
+static const char *mcast_rb_fill(struct mcast_net *mn, struct mcast_rb *s,
+				 struct mcast_job *t)
+{
+	const char *why;
+	u64 i, j, k, n;
+
+	why = mcast_rb_match(mn, s, t, &i, &j);
+	if (why)
+		return why;
 	if (s->whole)
 		return NULL;	/* a copy, the message got here already */
 	for (n = 0, k = i; k < j; n += s->x[k].len, k++) {
@@ -751,16 +789,17 @@ void mcast_rb_received(struct mcast_net *mn, struct mcast_job *job)
 			     mn->node_id, job->parent, why);
 }
 
-bool mcast_rb_room(struct mcast_net *mn, const struct mcw_hdr *h)
+bool mcast_rb_room(struct mcast_net *mn, const struct mcast_peer *p,
+		   const struct mcw_hdr *h)
 {
 	u32 src = be32_to_cpu(h->src);
-	struct mcast_peer *p = xa_load(&mn->peers, src);
 
 	if (src == mn->node_id || mcast_rb_find(mn, src, be64_to_cpu(h->seq)))
 		return true;
 	/* room for the longest message: its length is in the table */
-	return p && mn->nrb < MCAST_RB_MAX && p->rb < MCAST_RB_PER_PEER &&
-	       mn->fwd_mem + mn->held_mem + MCAST_MAX_MSG <= MCAST_MSG_MEM_MAX;
+	return mn->nrb < MCAST_RB_MAX && p->rb < MCAST_RB_PER_PEER &&
+	       mn->fwd_mem + mn->held_mem + MCAST_MAX_MSG <= MCAST_MSG_MEM_MAX &&
+	       p->fwd_mem + MCAST_MAX_MSG <= MCAST_MSG_MEM_PER_PEER;
 }
 
 /* Root: a member's report (REPORT); acknowledged whatever it says. */
@@ -869,12 +908,12 @@ static const struct mcast_job_ops mcast_rb_job_ops = {
 	.release = mcast_rb_free,
 };
 
-u32 mcast_rb_count(struct mcast_net *mn, u32 src)
+u32 mcast_rb_count(struct mcast_net *mn, u32 id)
 {
 	struct mcast_rb *s;
 	u32 n = 0;
 
 	list_for_each_entry(s, &mn->rbs, link)
-		n += s->counted && s->job->src == src;
+		n += s->counted && s->peer == id;
 	return n;
 }

@@ -93,6 +93,11 @@ static void mcast_job_reject_piece(struct mcast_net *mn, struct mcast_job *job,
 	kvfree(job->prevs);
 	job->nodes = NULL;
 	job->prevs = NULL;
+	/* its message is never delivered: nothing of it is kept from now */
+	mcast_job_free_ooo(job);
+	if (job->msg)
+		mcast_msg_put(job->msg);
+	job->msg = NULL;
 	if (strcmp(why, "out of memory")) {
 		atomic64_inc(&mn->stats.rx_malformed);
 		net_info_ratelimited("node %u: a piece from node %u: %s\n",
@@ -209,18 +214,121 @@ static const char *mcast_piece_take(struct mcast_net *mn,
 	return why;
 }
 
+/* Message bytes in @job's fragments below @nf. */
+static u32 mcast_rx_data_end(struct mcast_net *mn,
+			     const struct mcast_job *job, u32 nf)
+{
+	u64 c = (u64)job->count * MCW_ENTRY;
+	u64 end = min_t(u64, (u64)nf * mcast_frag_size(mn), job->total);
+
+	return end > c ? end - c : 0;
+}
+
+#define MCAST_RX_GROW_MIN	(64u << 10)
+
+/*
+ * @job's message holds at least @need bytes: grown by doubling up to its
+ * length, so that memory follows the bytes that came (one fragment cannot
+ * make the node allocate a whole message) and each byte is copied about
+ * once more.  0 or -ENOMEM (the old buffer is kept).
+ */
+static int mcast_rx_grow(struct mcast_job *job, u32 need)
+{
+	struct mcast_msg *m;
+	u32 cap;
+
+	if (job->msg && need <= job->mcap)
+		return 0;
+	cap = min(max3(need, 2 * job->mcap, MCAST_RX_GROW_MIN), job->msg_len);
+	m = mcast_msg_alloc(cap);
+	if (!m)
+		return -ENOMEM;
+	if (job->msg) {
+		memcpy(m->data, job->msg->data, job->mcap);
+		mcast_msg_put(job->msg);
+	}
+	job->msg = m;
+	job->mcap = cap;
+	return 0;
+}
+
+/*
+ * The data of fragment @frag (@src): into the message when it has room
+ * for it or it is the next one (-ENOMEM, so BUSY, when the message cannot
+ * grow to it: a full memory cgroup holds the sender back), else kept
+ * apart until the message reaches it.  Before the piece has checked out there is no message: a fragment
+ * costs its own bytes, within the window (mcast_rx_data()); once the
+ * piece is refused, nothing is kept.
+ */
+static int mcast_rx_keep(struct mcast_net *mn, struct mcast_job *job,
+			 u32 frag, const u8 *src)
+{
+	u32 d0 = mcast_rx_data_end(mn, job, frag);
+	u32 d1 = mcast_rx_data_end(mn, job, frag + 1);
+	void *chunk;
+
+	if (d1 == d0 || (job->started && !job->msg))
+		return 0;
+	if (job->msg && (d1 <= job->mcap || frag == job->merged)) {
+		/* the next in order waits for room (BUSY), kept nowhere else */
+		if (mcast_rx_grow(job, d1))
+			return -ENOMEM;
+		memcpy(job->msg->data + d0, src, d1 - d0);
+		return 0;
+	}
+	chunk = kvmalloc(d1 - d0, MCAST_GFP);
+	if (!chunk)
+		return -ENOMEM;
+	memcpy(chunk, src, d1 - d0);
+	if (xa_insert(&job->ooo, frag, chunk, MCAST_GFP)) {
+		kvfree(chunk);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * The message takes every fragment below cum (what children may relay and
+ * the ACKs say is held); on -ENOMEM the next fragment, or the parent's
+ * probe, tries again (mcast_job_held() relays only what is merged).
+ */
+static void mcast_rx_merge(struct mcast_net *mn, struct mcast_job *job)
+{
+	u32 d0, d1;
+	void *chunk;
+
+	if (!job->msg || job->merged == job->cum ||
+	    mcast_rx_grow(job, mcast_rx_data_end(mn, job, job->cum)))
+		return;
+	for (; job->merged < job->cum; job->merged++) {
+		chunk = xa_erase(&job->ooo, job->merged);
+		if (!chunk)
+			continue;	/* no data, or copied in as it came */
+		d0 = mcast_rx_data_end(mn, job, job->merged);
+		d1 = mcast_rx_data_end(mn, job, job->merged + 1);
+		memcpy(job->msg->data + d0, chunk, d1 - d0);
+		kvfree(chunk);
+	}
+}
+
 /*
  * The piece (the list at the head of the transfer) is here: check it and
- * forward it while the message is still arriving.
+ * forward it while the message is still arriving.  Only a piece that
+ * checked out gets a message to fill.
  */
 static void mcast_job_start(struct mcast_net *mn, struct mcast_job *job)
 {
 	const char *why;
 
 	job->started = true;
-	if (job->rbx)
-		return;		/* ranges: taken once all here */
+	if (job->rbx) {		/* ranges: taken once all here */
+		if (mcast_rx_grow(job, 0))
+			mcast_job_free_ooo(job);	/* and none kept */
+		return;
+	}
 	why = mcast_piece_take(mn, job);
+	if (!why && mcast_rx_grow(job, 0))
+		why = "out of memory";
 	if (why) {
 		mcast_job_reject_piece(mn, job, why);
 		return;
@@ -250,13 +358,15 @@ static void mcast_job_note_vtime(struct mcast_job *job,
 /* The whole transfer is here: deliver it locally. */
 static void mcast_job_received(struct mcast_net *mn, struct mcast_job *job)
 {
-	mn->rx_mem -= job->total;
-	mcast_peer_rx_jobs(mn, job->parent, -1);
+	mcast_job_rx_charge(mn, job, false);
 	job->state = JOB_FWD;
 	kvfree(job->have);
 	job->have = NULL;
+	if (job->msg)
+		job->msg->len = job->msg_len;	/* grown to it by now */
 	if (job->rbx) {
-		mcast_rb_received(mn, job);
+		if (job->msg)	/* else no memory for it: the root resends */
+			mcast_rb_received(mn, job);
 		return;
 	}
 	if (!job->nodes)
@@ -281,7 +391,9 @@ static void mcast_job_advance(struct mcast_net *mn, struct mcast_job *job)
 	if (!job->started &&
 	    (u64)job->cum * mcast_frag_size(mn) >= (u64)job->count * MCW_ENTRY)
 		mcast_job_start(mn, job);
-	if (job->nrecv == job->nfrags)
+	mcast_rx_merge(mn, job);
+	if (job->nrecv == job->nfrags &&
+	    (!job->msg || job->merged == job->nfrags))
 		mcast_job_received(mn, job);
 	list_for_each_entry(tx, &job->txs, link)
 		if (tx->active)
@@ -350,13 +462,15 @@ static bool mcast_rx_room(struct mcast_net *mn, const struct mcast_peer *p,
 	u32 len = be32_to_cpu(h->msg_len);
 
 	if (!(mn->rx_mem + total <= MCAST_RX_MEM_MAX &&
+	      p->rx_mem + total <= MCAST_RX_MEM_PER_PEER &&
 	      p->rx_jobs < MCAST_RX_PER_PEER &&
 	      p->jobs < MCAST_JOBS_PER_PEER && mn->njobs < MCAST_JOBS_MAX &&
 	      mn->fwd_mem + mn->held_mem + len <= MCAST_MSG_MEM_MAX &&
+	      p->fwd_mem + len <= MCAST_MSG_MEM_PER_PEER &&
 	      mn->nheld < MCAST_HELD_MAX && p->held < MCAST_HELD_PER_PEER &&
 	      mcast_stream_room(mn, p, be32_to_cpu(h->src),
 				be32_to_cpu(h->group)) &&
-	      (!(h->flags & MCW_F_RB) || mcast_rb_room(mn, h))))
+	      (!(h->flags & MCW_F_RB) || mcast_rb_room(mn, p, h))))
 		return false;
 	if (mn->ndone >= MCAST_DONE_MAX)
 		mcast_job_free(mn, list_first_entry(&mn->done_jobs,
@@ -386,6 +500,7 @@ static struct mcast_job *mcast_job_new_rx(struct mcast_net *mn,
 		return ERR_PTR(-ENOMEM);	/* so does a full memcg */
 	INIT_LIST_HEAD(&job->txs);
 	INIT_LIST_HEAD(&job->ack_link);
+	xa_init(&job->ooo);
 	job->state = JOB_RX;
 	job->src = be32_to_cpu(h->src);
 	job->parent = from;
@@ -404,8 +519,8 @@ static struct mcast_job *mcast_job_new_rx(struct mcast_net *mn,
 	job->have = kvcalloc(BITS_TO_LONGS(job->nfrags), sizeof(long),
 			     MCAST_GFP);
 	job->pbuf = kvmalloc(count * MCW_ENTRY, MCAST_GFP);
-	job->msg = mcast_msg_alloc(len);
-	if (!job->have || !job->pbuf || !job->msg ||
+	/* no message yet: it waits for the piece (mcast_job_start()) */
+	if (!job->have || !job->pbuf ||
 	    xa_insert(&mn->rjobs, mcast_key2(from, job->xid), job,
 		      MCAST_GFP)) {
 		mcast_job_free_data(job);
@@ -414,9 +529,9 @@ static struct mcast_job *mcast_job_new_rx(struct mcast_net *mn,
 	}
 	job->epoch = ++mn->rx_epoch ?: ++mn->rx_epoch;
 	job->stamp = jiffies;
+	job->born = jiffies;
 	list_add_tail(&job->link, &mn->jobs);
-	mn->rx_mem += total;
-	p->rx_jobs++;
+	mcast_job_rx_charge(mn, job, true);
 	mcast_job_count(mn, job, true);
 	mcast_arm(mn);
 	return job;
@@ -470,6 +585,29 @@ static void mcast_rx_refuse(struct mcast_net *mn, const struct mcw_hdr *h,
 	mcast_xmit(mn, from, &v, 1, sizeof(a));
 }
 
+/*
+ * DATA @h, fragment @frag of a transfer this node has no job for, lies
+ * past the window any sender's transfer can have reached from a new job
+ * (MCAST_WIN from cum 0): no job is made for it (one datagram must not
+ * reserve a whole message), and its sender hears where a new job would
+ * be: cum 0, in a job newer than any it knew, so a parent whose child
+ * lost the transfer rewinds (data_hop.c) and sends what makes the job.
+ * The ACK names no fragment (@nfrags) it could take as held.
+ */
+static void mcast_rx_far(struct mcast_net *mn, const struct mcw_hdr *h,
+			 u32 from, u32 nfrags)
+{
+	struct mcw_hdr a;
+	struct kvec v = { &a, sizeof(a) };
+
+	mcw_init(&a, mn, MCW_ACK, be32_to_cpu(h->src), be32_to_cpu(h->xid),
+		 be64_to_cpu(h->seq));
+	a.flags |= h->flags & MCW_F_PROBE;
+	a.count = cpu_to_be32(++mn->rx_epoch ?: ++mn->rx_epoch);
+	a.frag = cpu_to_be32(nfrags);
+	mcast_xmit(mn, from, &v, 1, sizeof(a));
+}
+
 /* A DATA fragment of a transfer of @nfrags, its length checked. */
 static void mcast_rx_data(struct mcast_net *mn, const struct mcw_hdr *h,
 			  const u8 *body, u32 nfrags, u32 from)
@@ -497,6 +635,10 @@ static void mcast_rx_data(struct mcast_net *mn, const struct mcw_hdr *h,
 				jiffies_to_msecs(jiffies - mn->born));
 		return;
 	}
+	if (!job && frag >= MCAST_WIN) {
+		mcast_rx_far(mn, h, from, nfrags);
+		return;
+	}
 	if (!job) {
 		job = mcast_job_new_rx(mn, h, from, nfrags);
 		if (IS_ERR(job)) {	/* no room, or no memory */
@@ -519,17 +661,28 @@ static void mcast_rx_data(struct mcast_net *mn, const struct mcw_hdr *h,
 		atomic64_inc(&mn->stats.dups);
 		mcast_send_ack(mn, job, frag,
 			       (h->flags & MCW_F_PROBE) | MCW_F_DUP);
+		if (job->merged < job->cum)	/* out of memory before */
+			mcast_job_advance(mn, job);
+		return;
+	}
+	/*
+	 * Past the window no sender's transfer reaches (MCAST_WIN from the
+	 * cum it was told): not kept, so a fragment costs at most a window
+	 * of memory, and answered with where this job is (a sender that
+	 * lost it rewinds); the ACK names no fragment it could mark.
+	 */
+	if (frag - job->cum >= MCAST_WIN) {
+		mcast_send_ack(mn, job, job->nfrags, h->flags & MCW_F_PROBE);
 		return;
 	}
 	c = job->count * MCW_ENTRY;
+	if (end > c && mcast_rx_keep(mn, job, frag, body + (max(off, c) - off))) {
+		atomic64_inc(&mn->stats.busy_sent);	/* no memory: later */
+		mcast_rx_refuse(mn, h, from, MCW_F_BUSY, 0);
+		return;
+	}
 	if (off < c)
 		memcpy(job->pbuf + off, body, min(end, c) - off);
-	if (end > c) {
-		u32 d0 = max(off, c) - c;
-
-		memcpy(job->msg->data + d0, body + (max(off, c) - off),
-		       end - c - d0);
-	}
 	set_bit(frag, job->have);
 	mcast_job_note_vtime(job, mn->rx_meta);
 	job->nrecv++;

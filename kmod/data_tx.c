@@ -145,14 +145,17 @@ void mcast_data_peer_lost(struct mcast_net *mn, u32 peer)
 }
 EXPORT_SYMBOL_GPL(mcast_data_peer_lost);
 
-/* Message bytes this node holds from the start: all once it has them all. */
+/*
+ * Message bytes this node holds from the start, in its message (the
+ * fragments below merged: data_rx.c): all once it has them all.
+ */
 static u32 mcast_job_held(struct mcast_net *mn, const struct mcast_job *job)
 {
 	u64 got, piece = (u64)job->count * MCW_ENTRY;	/* as received */
 
 	if (job->state != JOB_RX)
 		return job->msg_len;
-	got = min_t(u64, (u64)job->cum * mcast_frag_size(mn), job->total);
+	got = min_t(u64, (u64)job->merged * mcast_frag_size(mn), job->total);
 	return got > piece ? got - piece : 0;
 }
 

@@ -66,6 +66,19 @@ static void mcast_done_jobs_expire(struct mcast_net *mn)
 }
 
 /*
+ * A receiving job whose parent went silent for @keep, or older than a
+ * transfer lives (its parent's transfer began before it, and has ended
+ * by now however often a fragment came): a peer that sends one now and
+ * then cannot keep a job, its reservation and its memory, for ever.
+ */
+static bool mcast_rx_job_over(const struct mcast_job *job, unsigned long keep)
+{
+	return job->state == JOB_RX &&
+	       (time_after(jiffies, job->stamp + keep) ||
+		time_after(jiffies, job->born + mcast_tx_lifetime()));
+}
+
+/*
  * Every tick looks at the work due: the transfers (each has a deadline),
  * the live jobs (a receiver's whose parent went silent is dropped), the
  * streams that hold messages, and the heads of the finished jobs' and the
@@ -92,8 +105,7 @@ static void mcast_timer_work(struct work_struct *w)
 	xa_for_each(&mn->txs, id, tx)
 		mcast_tx_timer(mn, tx);
 	list_for_each_entry_safe(job, tmp, &mn->jobs, link)
-		if (job->state == JOB_RX &&
-		    time_after(jiffies, job->stamp + keep))
+		if (mcast_rx_job_over(job, keep))
 			mcast_job_free(mn, job);	/* the parent gave up */
 	mcast_rb_tick(mn);
 	mcast_done_jobs_expire(mn);
@@ -146,6 +158,8 @@ void mcast_data_peer_recount(struct mcast_net *mn, struct mcast_peer *p)
 
 	lockdep_assert_held(&mn->lock);
 	p->rx_jobs = 0;
+	p->rx_mem = 0;
+	p->fwd_mem = 0;
 	p->jobs = 0;
 	p->tx_active = 0;
 	p->held = 0;
@@ -155,6 +169,8 @@ void mcast_data_peer_recount(struct mcast_net *mn, struct mcast_peer *p)
 		if (job->root || job->parent != p->id)
 			continue;
 		p->rx_jobs += job->state == JOB_RX;
+		p->rx_mem += job->state == JOB_RX ? job->total : 0;
+		p->fwd_mem += job->fwd_charged ? job->msg_len : 0;
 		p->jobs += job->counted;
 	}
 	xa_for_each(&mn->txs, id, tx)

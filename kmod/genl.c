@@ -106,7 +106,7 @@ static const struct nla_policy mcast_peer_policy[MCAST_PEER_A_MAX + 1] = {
 		.type = NLA_REJECT,
 		.reject_message = "the data path's view of a peer is read-only",
 	},
-	[MCAST_PEER_A_STREAMS] = {
+	[MCAST_PEER_A_STREAMS ... MCAST_PEER_A_RB] = {
 		.type = NLA_REJECT,
 		.reject_message = "the data path's view of a peer is read-only",
 	},
@@ -246,7 +246,13 @@ static int mcast_put_peer_link(struct sk_buff *skb, struct mcast_net *mn,
 	       nla_put_u32(skb, MCAST_PEER_A_TRANSFERS, p->tx_active) ||
 	       nla_put_u32(skb, MCAST_PEER_A_JOBS, p->rx_jobs + p->jobs) ||
 	       nla_put_u32(skb, MCAST_PEER_A_HELD, p->held) ||
-	       nla_put_u32(skb, MCAST_PEER_A_STREAMS, p->streams);
+	       nla_put_u32(skb, MCAST_PEER_A_STREAMS, p->streams) ||
+	       /* below its shares (data.h), so a u32 holds them */
+	       nla_put_u32(skb, MCAST_PEER_A_RX_MEM,
+			   min_t(u64, p->rx_mem, U32_MAX)) ||
+	       nla_put_u32(skb, MCAST_PEER_A_MSG_MEM,
+			   min_t(u64, p->fwd_mem, U32_MAX)) ||
+	       nla_put_u32(skb, MCAST_PEER_A_RB, p->rb);
 }
 
 /* @mn: also the data path's view of it (a reply, not an event) */

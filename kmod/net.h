@@ -104,6 +104,8 @@ struct mcast_peer {
 	u32 held;		/* messages from it held for FIFO order */
 	u32 streams;		/* FIFO streams its datagrams made here */
 	u32 rb;			/* its RB broadcasts being assembled */
+	u64 rx_mem;		/* reassembly bytes its transfers reserve */
+	u64 fwd_mem;		/* bytes of its messages being forwarded */
 	u32 tx_active;		/* transfers to it sending data */
 	u32 srtt_us;		/* smoothed round trip time, 0: no sample */
 	u32 rttvar_us;		/* its mean deviation */

@@ -668,6 +668,9 @@ static void peer_link(struct show_ctx *c, struct nlattr **pt)
 		{ MCAST_PEER_A_JOBS, "jobs" },
 		{ MCAST_PEER_A_HELD, "held" },
 		{ MCAST_PEER_A_STREAMS, "streams" },
+		{ MCAST_PEER_A_RX_MEM, "rx_mem" },
+		{ MCAST_PEER_A_MSG_MEM, "msg_mem" },
+		{ MCAST_PEER_A_RB, "rb" },
 	};
 	bool down = pt[MCAST_PEER_A_DOWN] && nla_get_u8(pt[MCAST_PEER_A_DOWN]);
 	char heard[32] = "never";
@@ -688,7 +691,8 @@ static void peer_link(struct show_ctx *c, struct nlattr **pt)
 		snprintf(heard, sizeof(heard), "%u ms ago",
 			 peer_u32(pt, MCAST_PEER_A_HEARD_MS));
 	printf("    srtt %.3f ms rttvar %.3f ms rto %u ms rto_held %u ms heard %s%s\n"
-	       "    transfers %u jobs %u held %u streams %u\n",
+	       "    transfers %u jobs %u held %u streams %u\n"
+	       "    rx_mem %u msg_mem %u rb %u\n",
 	       peer_u32(pt, MCAST_PEER_A_SRTT_US) / 1000.0,
 	       peer_u32(pt, MCAST_PEER_A_RTTVAR_US) / 1000.0,
 	       peer_u32(pt, MCAST_PEER_A_RTO_MS),
@@ -697,7 +701,10 @@ static void peer_link(struct show_ctx *c, struct nlattr **pt)
 	       peer_u32(pt, MCAST_PEER_A_TRANSFERS),
 	       peer_u32(pt, MCAST_PEER_A_JOBS),
 	       peer_u32(pt, MCAST_PEER_A_HELD),
-	       peer_u32(pt, MCAST_PEER_A_STREAMS));
+	       peer_u32(pt, MCAST_PEER_A_STREAMS),
+	       peer_u32(pt, MCAST_PEER_A_RX_MEM),
+	       peer_u32(pt, MCAST_PEER_A_MSG_MEM),
+	       peer_u32(pt, MCAST_PEER_A_RB));
 }
 
 static int peer_reply(int cmd, struct nlattr **tb, void *arg)

@@ -570,6 +570,13 @@ enum mcast_peer_attr {
 				 * forwarded */
 	MCAST_PEER_A_HELD,	/* u32: its messages held for FIFO order */
 	MCAST_PEER_A_STREAMS,	/* u32: FIFO streams its datagrams made here */
+	MCAST_PEER_A_RX_MEM,	/* u32: bytes its transfers being reassembled
+				 * reserve (its share: docs/data-path.md
+				 * "Bounds") */
+	MCAST_PEER_A_MSG_MEM,	/* u32: bytes of its messages being
+				 * forwarded or assembled */
+	MCAST_PEER_A_RB,	/* u32: broadcasts its ranges began
+				 * assembling here */
 
 	__MCAST_PEER_A_MAX,
 	MCAST_PEER_A_MAX = __MCAST_PEER_A_MAX - 1

@@ -7,15 +7,16 @@
  *
  *   mcast_forge [tcp|raw] [sport=PORT] [bind=ADDR] ADDR PORT TYPE
  *               [FIELD=V..] [piece=ID:PREV,ID:PREV..] [text=STRING]
- *               [n=COUNT] [inc=FIELD,..] [seed=S]
+ *               [fill=BYTES] [n=COUNT] [inc=FIELD,..] [seed=S]
  *               [key=FILE to=NODE [key_id=N] [ctr=C] [resv=R]] [cut=N]
  *
  * TYPE data, ack or done (or a number).  FIELDs are the header's: version
  * (1), flags, src, from, xid, seq, group, step, msg_len, count, frag, cum,
  * pad;
  * unset ones are 0 but version.  A DATA's body is its piece entries then
- * text, msg_len and count default to what they hold; a DONE's body is the
- * piece's ids.  The datagram goes out COUNT times over UDP (from PORT
+ * text, then fill= BYTES more ('f'), msg_len and count default to what
+ * they hold (set them to forge one fragment of a longer transfer, as
+ * frag= places it); a DONE's body is the piece's ids.  The datagram goes out COUNT times over UDP (from PORT
  * sport, address bind) or, with tcp, as COUNT frames on one connection;
  * with raw (IPv4), over a raw socket that writes the UDP header itself, so
  * sport may be a port a node's socket holds: a peer's own address and
@@ -726,7 +727,7 @@ int main(int argc, char **argv)
 	struct sealer sl = { .op = -1, .id = 1, .to = -1 };
 	const char *key_path = NULL;
 	uint32_t npiece = 0;
-	size_t len, k, cut = 0;
+	size_t len, k, cut = 0, fill = 0;
 	int a = 1, fuzz = 0, listen_ms = 0, is_mcd = 0, hold_mode = 0;
 	int hold_ms = 10000, refill = 0;
 
@@ -774,6 +775,8 @@ int main(int argc, char **argv)
 			piece = eq;
 		} else if (!strcmp(argv[a], "text")) {
 			text = eq;
+		} else if (!strcmp(argv[a], "fill")) {
+			fill = strtoul(eq, NULL, 0);
 		} else if (!strcmp(argv[a], "n")) {
 			count = atoi(eq);
 		} else if (!strcmp(argv[a], "key")) {
@@ -829,6 +832,10 @@ int main(int argc, char **argv)
 		die("text: too long");
 	memcpy(f.body + f.blen, text, strlen(text));
 	f.blen += strlen(text);
+	if (fill > MAX_DGRAM - f.blen)
+		die("fill: too long");
+	memset(f.body + f.blen, 'f', fill);
+	f.blen += fill;
 	if (!f.have_count && npiece)
 		f.h.count = htobe32(npiece);
 	if (!f.have_len && f.h.type == 1)

@@ -44,7 +44,7 @@ without_autoload() {
 # A previous test may have left the module loaded.
 rmmod mcast 2>/dev/null
 
-plan 94
+plan 96
 
 expect "without the module: node show says it is not loaded" 4 \
 	"mcast kernel module is not loaded" without_autoload mcastctl node show
@@ -160,11 +160,13 @@ is "$(mcastctl peer show 1,3 -j 2>&1)" \
 	"peer show 1,3 -j: that peer only"
 # -s: the data path's view; nothing was sent to it, nothing heard
 is "$(mcastctl peer show 1,3 -s -j 2>&1)" \
-	'[{"id":7,"coord":[1,3],"addr":"10.0.0.7","port":7447,"srtt_us":0,"rttvar_us":0,"rto_ms":200,"rto_held_ms":0,"transfers":0,"jobs":0,"held":0,"streams":0,"down":false}]' \
+	'[{"id":7,"coord":[1,3],"addr":"10.0.0.7","port":7447,"srtt_us":0,"rttvar_us":0,"rto_ms":200,"rto_held_ms":0,"transfers":0,"jobs":0,"held":0,"streams":0,"rx_mem":0,"msg_mem":0,"rb":0,"down":false}]' \
 	"peer show 1,3 -s -j: no round trip yet, the node's rto, never heard"
 is "$(mcastctl peer show -s 2>&1 | sed -n 2,3p)" \
 	"    srtt 0.000 ms rttvar 0.000 ms rto 200 ms rto_held 0 ms heard never
     transfers 0 jobs 0 held 0 streams 0" "peer show -s: a second and third line per peer"
+is "$(mcastctl peer show -s 2>&1 | sed -n 4p)" "    rx_mem 0 msg_mem 0 rb 0" \
+	"peer show -s: a fourth: the memory its transfers take here"
 is "$(mcastctl peer show -s 2>&1 | grep -c '^peer ')" 2 "peer show -s: both peers"
 expect "peer add of an existing peer: the kernel's message, exit 4" 4 \
 	"peer exists" mcastctl peer add 1,3 addr 10.0.0.8 port 1
