@@ -138,8 +138,8 @@ for t in "${tests[@]}"; do
 	*/vm/run.sh)
 		# every guest test on every kernel: far longer than one program
 		# (TEST_TIMEOUT here is the suite's; the guest tests keep theirs,
-		# or VM_TEST_TIMEOUT's; the first kernel's boot alone takes about
-		# 36 minutes under TCG, the second's 10)
+		# or VM_TEST_TIMEOUT's; the whole VM suite takes about 45 minutes
+		# under TCG in two lanes here)
 		TEST_TIMEOUT=${VM_SUITE_TIMEOUT:-4800} run_one "$t" \
 			env -u TEST_TIMEOUT ${VM_TEST_TIMEOUT:+TEST_TIMEOUT=$VM_TEST_TIMEOUT} \
 			bash "$t"

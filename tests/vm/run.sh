@@ -72,7 +72,8 @@ Environment: VM_KERNEL and VM_TEST_NAMES (what --kernel and TEST name, when
 they are not given), VM_KERNEL_ARGS (kernel command line words, default
 mitigations=off), VM_KERNEL_ROOT (where boot/ and lib/modules/ are,
 default /; make debugcheck points it at its own kernel's tree), VM_TIMEOUT (s per boot, default 4200), TEST_TIMEOUT (s per guest
-test, default 600), VM_MEM (MiB, default 1024), VM_TIME_SCALE (receivers in
+test, default 900), VM_LANES (boots side by side, default 2 on 2 cores
+or more: the first kernel's tests split by tests/vm/durations), VM_MEM (MiB, default 1024), VM_TIME_SCALE (receivers in
 the guest wait that many times longer: a slow kernel), VM_TAP_TIMES=1 (each
 result carries the guest's uptime: where a test spends its time), QEMU, VM_OUT (work directory,
 default build/vm), VM_TRANSPORT (the transport mcastbed gives the nodes in
@@ -125,7 +126,9 @@ KROOT=${KROOT%/}
 # boot cut short fails every test it had left, so the limit is 1.5 times
 # the usual (70 minutes), not a tight fit.
 VM_TIMEOUT=${VM_TIMEOUT:-4200}
-TEST_TIMEOUT=${TEST_TIMEOUT:-600}
+# Per guest test: the longest (net_offload) takes near 6 minutes alone and
+# 1.4 times that with another lane's guest beside it.
+TEST_TIMEOUT=${TEST_TIMEOUT:-900}
 VM_MEM=${VM_MEM:-1024}
 QEMU=${QEMU:-qemu-system-x86_64}
 # -nic none: no NIC to probe (tests make their own veths); the kernel and
@@ -535,20 +538,17 @@ stage_rootfs() { # VER ROOT KO BOOT TRANSPORT
 
 # The guarantee tests (loss, failures and takeover, FIFO, failed lists,
 # membership changes) run once more on TCP, as tcp-NAME.t, half of them in
-# each boot: all of them twice in every boot would pass the CI budget.
+# kernel's boots: all of them twice on every kernel would pass the CI
+# budget.
 # Those of TCP_FULL_ONLY (net_loss: 2.5 minutes on TCP; net_fail: 1.6,
 # and net_transport, net_trust and net_hostile fail TCP peers in every
 # run) only when the whole suite runs or the test is named.
 TCP_ALSO=("net_fail net_loss net_streams net_failed_list net_flow" "net_fail_torus net_modes")
 TCP_FULL_ONLY=(net_loss net_fail)
-stage_tcp_also() { # ROOT BOOT
+stage_tcp_also() { # ROOT K
 	local name
-	for name in ${TCP_ALSO[$(($2 % ${#TCP_ALSO[@]}))]}; do
+	for name in $(tcp_set "$2"); do
 		[ -e "$1/tests/$name.t" ] || continue
-		if [ "${VM_FULL:-0}" != 1 ] && [ ${#tests_named[@]} -eq 0 ] &&
-		   [[ " ${TCP_FULL_ONLY[*]} " == *" $name "* ]]; then
-			continue
-		fi
 		printf '#!/bin/sh\n# %s on the TCP transport (tests/vm/run.sh)\n%s\n' \
 			"$name.t" "MCASTBED_TRANSPORT=tcp exec sh /tests/$name.t" \
 			> "$1/tests/tcp-$name.t"
@@ -571,8 +571,6 @@ TRANSPORTS=(udp)
 transport_of_boot() {
 	echo "${VM_TRANSPORT:-${TRANSPORTS[$(($1 % ${#TRANSPORTS[@]}))]}}"
 }
-nboots=0
-
 boot() { # VER IMAGE LOG [TRANSPORT]
 	timeout --kill-after=10 "$VM_TIMEOUT" "$QEMU" "${QEMU_ARGS[@]}" \
 		-kernel "$KROOT/boot/vmlinuz-$1" -initrd "$2" \
@@ -601,33 +599,210 @@ slowest_tests() { # CONSOLE
 		sort -rn | awk 'NR <= 10 { printf "%s%s %d s", sep, $2, $1; sep = ", " }' || true
 }
 
-test_kernel() { # VER
-	local ver=$1 dir=$OUT/$1 t0 t1 qrc=0 failed_before=$nfailed tp
-	mkdir -p "$dir"
-	build_module "$ver" "$dir" || return 0
-	tp=$(transport_of_boot "$nboots")
-	if [ "$nboots" -eq 0 ]; then
-		tests=("${all_tests[@]}")
-	else
-		tests=("${later_tests[@]}")
-	fi
-	diag "[$ver] ${#tests[@]} of ${#all_tests[@]} guest tests"
-	stage_rootfs "$ver" "$dir/root" "$dir/mcast.ko" "$nboots" "$tp"
-	pack_initramfs "$dir/root" "$dir/initramfs.cpio.gz"
-	nboots=$((nboots + 1))
-	diag "[$ver] booting, mcastbed's nodes on $tp; console: $dir/console.log"
-	t0=$(now_ms)
-	boot "$ver" "$dir/initramfs.cpio.gz" "$dir/console.log" "$tp" || qrc=$?
-	t1=$(now_ms)
-	emit_records < <(awk -v ver="$ver" -v mark="$MARK" -v bad="$BAD_LOG" \
-		-v qrc="$qrc" -v timeout="$VM_TIMEOUT" -v logfile="$dir/console.log" \
-		-f "$HERE/console.awk" "$dir/console.log")
-	timings+=("[$ver, $tp] boot, tests and power-off: $(((t1 - t0) / 1000)).$(((t1 - t0) % 1000 / 100)) s")
-	timings+=("[$ver] slowest tests: $(slowest_tests "$dir/console.log")")
+# ------------------------------------------------------------------ lanes
+#
+# The host has 2 cores and one TCG guest keeps about 1.4 of them busy, so
+# the first kernel's suite (most of CI's hour) is split into VM_LANES
+# boots that run side by side, each with its share of the tests; the other
+# kernels' boots go to the lanes too.  A test's share is its duration in
+# tests/vm/durations (longest first, onto the lane with the least work),
+# so the lanes finish together.  A test and its TCP rerun (tcp-NAME.t
+# runs NAME.t) stay in one boot.
 
-	if [ "$keep" = 0 ] && [ "$nfailed" = "$failed_before" ]; then
-		rm -rf "$dir/root" "$dir/initramfs.cpio.gz"
+VM_LANES=${VM_LANES:-$(($(nproc 2>/dev/null || echo 1) >= 2 ? 2 : 1))}
+declare -A dur=()
+# One boot's fixed cost (kernel boot, module load, report, power-off).
+BOOT_SECS=30
+DEFAULT_SECS=60
+
+load_durations() {
+	local name secs
+	[ -r "$HERE/durations" ] || return 0
+	while read -r name secs; do
+		case $name in '' | '#'*) continue ;; esac
+		dur[$name]=$secs
+	done < "$HERE/durations"
+}
+
+# The TCP reruns kernel number K stages (see stage_tcp_also).
+tcp_set() { # K
+	local name
+	for name in ${TCP_ALSO[$(($1 % ${#TCP_ALSO[@]}))]}; do
+		if [ "${VM_FULL:-0}" != 1 ] && [ ${#tests_named[@]} -eq 0 ] &&
+		   [[ " ${TCP_FULL_ONLY[*]} " == *" $name "* ]]; then
+			continue
+		fi
+		echo "$name"
+	done
+}
+
+# Seconds test file T is expected to take in kernel number K's boot, its
+# TCP rerun included.
+test_secs() { # T K
+	local name secs
+	name=$(basename "$1" .t)
+	secs=${dur[$name]:-$DEFAULT_SECS}
+	if [[ " $(tcp_set "$2" | tr '\n' ' ') " == *" $name "* ]]; then
+		secs=$((secs + ${dur[tcp-$name]:-$DEFAULT_SECS}))
 	fi
+	echo "$secs"
+}
+
+# The boots: kernel number, lane and test files of each, in
+# boot_{kernel,lane,tests}; the first kernel's tests are split over the
+# lanes, the others' boots first fill the lanes from the last one.
+boot_kernel=()
+boot_lane=()
+boot_tests=()
+plan_boots() {
+	local k n lane best t s secs load=() shard=() order
+	n=$VM_LANES
+	[ "$n" -ge 1 ] || n=1
+	[ "$n" -le ${#all_tests[@]} ] || n=${#all_tests[@]}
+	[ "$n" -ge 1 ] || n=1
+	for ((lane = 0; lane < n; lane++)); do
+		load[lane]=0
+		shard[lane]=''
+	done
+	for ((k = 1; k < ${#kernels[@]}; k++)); do
+		lane=$(((n - k % n) % n))
+		secs=$BOOT_SECS
+		for t in "${later_tests[@]}"; do
+			secs=$((secs + $(test_secs "$t" "$k")))
+		done
+		load[lane]=$((load[lane] + secs))
+	done
+	# longest first, each onto the least loaded lane
+	order=$(for t in "${all_tests[@]}"; do
+		printf '%s %s\n' "$(test_secs "$t" 0)" "$t"
+	done | sort -k1,1nr -k2,2)
+	while read -r s t; do
+		[ -n "$t" ] || continue
+		best=0
+		for ((lane = 1; lane < n; lane++)); do
+			[ "${load[lane]}" -ge "${load[best]}" ] || best=$lane
+		done
+		load[best]=$((load[best] + s))
+		shard[best]+="$t "
+	done <<< "$order"
+	for ((lane = 0; lane < n; lane++)); do
+		[ -n "${shard[lane]}" ] || continue
+		boot_kernel+=(0)
+		boot_lane+=("$lane")
+		# shellcheck disable=SC2086 # the shard's files
+		boot_tests+=("$(printf '%s\n' ${shard[lane]} | sort | tr '\n' ' ')")
+	done
+	for ((k = 1; k < ${#kernels[@]}; k++)); do
+		boot_kernel+=("$k")
+		boot_lane+=($(((n - k % n) % n)))
+		boot_tests+=("${later_tests[*]}")
+	done
+	for ((lane = 0; lane < n; lane++)); do
+		diag "lane $((lane + 1)) of $n: about ${load[lane]} s of guest tests"
+	done
+}
+
+# build/vm/VER/ holds kernel VER's module build; each boot's root,
+# image and console log are NAME, NAME-I (the Ith of VER's boots) when VER
+# has several.
+boot_file() { # B NAME
+	local b=$1 k i count=0 nth=0
+	k=${boot_kernel[b]}
+	for ((i = 0; i < ${#boot_kernel[@]}; i++)); do
+		[ "${boot_kernel[i]}" != "$k" ] || count=$((count + 1))
+		[ "$i" -gt "$b" ] || [ "${boot_kernel[i]}" != "$k" ] || nth=$((nth + 1))
+	done
+	if [ "$count" -gt 1 ]; then
+		echo "$OUT/${kernels[k]}/${2%%.*}-$nth${2#"${2%%.*}"}"
+	else
+		echo "$OUT/${kernels[k]}/$2"
+	fi
+}
+
+# Builds kernel number K's module; 1 if it does not build.
+built=()
+prepare_kernel() { # K
+	local k=$1 ver=${kernels[$1]}
+	mkdir -p "$OUT/$ver"
+	if build_module "$ver" "$OUT/$ver"; then
+		built[k]=1
+	else
+		built[k]=0
+	fi
+}
+
+prepare_boot() { # B
+	local b=$1 k ver tp
+	k=${boot_kernel[b]}
+	ver=${kernels[k]}
+	tp=$(transport_of_boot "$k")
+	# shellcheck disable=SC2206
+	tests=(${boot_tests[b]})
+	diag "[$ver] boot $((b + 1)) of ${#boot_kernel[@]}, lane $((boot_lane[b] + 1)): ${#tests[@]} of ${#all_tests[@]} guest tests"
+	stage_rootfs "$ver" "$(boot_file "$b" root)" "$OUT/$ver/mcast.ko" "$k" "$tp"
+	pack_initramfs "$(boot_file "$b" root)" "$(boot_file "$b" initramfs.cpio.gz)"
+}
+
+# One lane's boots, one after the other; each boot's QEMU status and
+# start and end times go to console-status files beside its log.
+run_lane() { # LANE
+	local b k qrc t0 t1 tp
+	for ((b = 0; b < ${#boot_kernel[@]}; b++)); do
+		[ "${boot_lane[b]}" = "$1" ] || continue
+		k=${boot_kernel[b]}
+		[ "${built[k]}" = 1 ] || continue
+		tp=$(transport_of_boot "$k")
+		qrc=0
+		t0=$(now_ms)
+		boot "${kernels[k]}" "$(boot_file "$b" initramfs.cpio.gz)" \
+			"$(boot_file "$b" console.log)" "$tp" || qrc=$?
+		t1=$(now_ms)
+		echo "$qrc $t0 $t1" > "$(boot_file "$b" console.status)"
+	done
+}
+
+report_boot() { # B
+	local b=$1 k ver log qrc=1 t0=0 t1=0 tp failed_before=$nfailed
+	k=${boot_kernel[b]}
+	[ "${built[k]}" = 1 ] || return 0
+	ver=${kernels[k]}
+	tp=$(transport_of_boot "$k")
+	log=$(boot_file "$b" console.log)
+	[ ! -r "$(boot_file "$b" console.status)" ] ||
+		read -r qrc t0 t1 < "$(boot_file "$b" console.status)"
+	diag "[$ver] boot $((b + 1)) of ${#boot_kernel[@]}, mcastbed's nodes on $tp; console: $log"
+	emit_records < <(awk -v ver="$ver" -v mark="$MARK" -v bad="$BAD_LOG" \
+		-v qrc="$qrc" -v timeout="$VM_TIMEOUT" -v logfile="$log" \
+		-f "$HERE/console.awk" "$log")
+	timings+=("[$ver, $tp, boot $((b + 1)), lane $((boot_lane[b] + 1))] boot, tests and power-off: $(((t1 - t0) / 1000)).$(((t1 - t0) % 1000 / 100)) s")
+	timings+=("[$ver, boot $((b + 1))] slowest tests: $(slowest_tests "$log")")
+	if [ "$keep" = 0 ] && [ "$nfailed" = "$failed_before" ]; then
+		rm -rf "$(boot_file "$b" root)" "$(boot_file "$b" initramfs.cpio.gz)"
+	fi
+}
+
+run_boots() {
+	local k b lane pids=()
+	load_durations
+	plan_boots
+	for ((k = 0; k < ${#kernels[@]}; k++)); do
+		prepare_kernel "$k"
+	done
+	for ((b = 0; b < ${#boot_kernel[@]}; b++)); do
+		[ "${built[${boot_kernel[b]}]}" = 1 ] || continue
+		rm -f "$(boot_file "$b" console.status)"
+		prepare_boot "$b"
+	done
+	for lane in $(printf '%s\n' "${boot_lane[@]}" | sort -u); do
+		run_lane "$lane" &
+		pids+=($!)
+	done
+	for b in "${pids[@]}"; do
+		wait "$b" || true
+	done
+	for ((b = 0; b < ${#boot_kernel[@]}; b++)); do
+		report_boot "$b"
+	done
 }
 
 # Boots the first kernel with the tests in /tests and a shell on this
@@ -769,9 +944,7 @@ main() {
 	[ "${VM_TAP_TIMES:-0}" != 1 ] || EXTRA_APPEND+=" mcast_tap_times=1"
 	t0=$(now_ms)
 	build_userspace
-	for ver in "${kernels[@]}"; do
-		test_kernel "$ver"
-	done
+	run_boots
 	echo "1..$ntests"
 	diag "${timings[@]}" "whole run: $((($(now_ms) - t0) / 1000)) s"
 	[ "$nfailed" -eq 0 ] || exit 1
