@@ -690,6 +690,7 @@ static void usage(FILE *f)
 {
 	fputs("usage: mcastd [-c FILE] [--check] [--node C] [--socket PATH] [--poll]\n"
 	      "              [-v|-q] [--log-time] [--events-rcvbuf BYTES]\n"
+	      "       mcastd --version\n"
 	      "\n"
 	      "Runs this node of the mcast cluster that FILE (default "
 	      MCD_CONF_DEFAULT ")\n"

@@ -31,6 +31,11 @@
 #include <linux/netlink.h>
 #include <linux/mcast.h>
 
+/* The build passes the package version (dkms.conf) as MCAST_VERSION. */
+#ifndef MCAST_VERSION
+#define MCAST_VERSION "unknown"
+#endif
+
 #define BUFSZ 8192
 
 struct req {
@@ -255,8 +260,13 @@ int main(int argc, char **argv)
 	int one = 1, err, lineno = 0;
 	uint32_t id32;
 
+	if (argc == 2 && (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version"))) {
+		printf("mcastbed-peers %s\n", MCAST_VERSION);
+		return 0;
+	}
 	if (argc > 1) {
-		fprintf(stderr, "usage: %s < LINES   (each: ID IPV4ADDR PORT)\n", argv[0]);
+		fprintf(stderr, "usage: %s < LINES   (each: ID IPV4ADDR PORT)\n"
+			"       %s --version\n", argv[0], argv[0]);
 		return 2;
 	}
 	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);

@@ -34,6 +34,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The build passes the package version (dkms.conf) as MCAST_VERSION. */
+#ifndef MCAST_VERSION
+#define MCAST_VERSION "unknown"
+#endif
+
 #define MAX_DIMS 16
 #define MAX_NODES 65536
 
@@ -177,7 +182,8 @@ static void print_route(int u, int v)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: mcastbed-routes uni|bi K0 [K1...] [-d DEAD]...\n");
+	fprintf(stderr, "usage: mcastbed-routes uni|bi K0 [K1...] [-d DEAD]...\n"
+		"       mcastbed-routes --version\n");
 	exit(2);
 }
 
@@ -195,6 +201,10 @@ int main(int argc, char **argv)
 {
 	int i, u, v;
 
+	if (argc == 2 && (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version"))) {
+		printf("mcastbed-routes %s\n", MCAST_VERSION);
+		return 0;
+	}
 	if (argc < 3)
 		usage();
 	if (!strcmp(argv[1], "bi"))

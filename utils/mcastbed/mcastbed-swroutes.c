@@ -53,13 +53,19 @@
 
 #define PROG "mcastbed-swroutes"
 
+/* The build passes the package version (dkms.conf) as MCAST_VERSION. */
+#ifndef MCAST_VERSION
+#define MCAST_VERSION "unknown"
+#endif
+
 static void usage(void)
 {
 	fprintf(stderr,
 		"usage: " PROG " FILE [--route strict|closest|farthest]\n"
 		"       " PROG " FILE [--route P] path SRC DST\n"
 		"       " PROG " FILE [--route P] paths\n"
-		"       " PROG " FILE [--route P] check\n");
+		"       " PROG " FILE [--route P] check\n"
+		"       " PROG " --version\n");
 	exit(2);
 }
 
@@ -251,6 +257,10 @@ int main(int argc, char **argv)
 	int i, nargs = 0, rc;
 	u32 p;
 
+	if (argc == 2 && (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version"))) {
+		printf(PROG " %s\n", MCAST_VERSION);
+		return 0;
+	}
 	if (argc < 2 || argv[1][0] == '-')
 		usage();
 	file = argv[1];

@@ -81,6 +81,11 @@ struct hdr {
 
 #define HDR_TAG 0x7043
 
+/* The build passes the package version (dkms.conf) as MCAST_VERSION. */
+#ifndef MCAST_VERSION
+#define MCAST_VERSION "unknown"
+#endif
+
 static const char *prog = "mcastperf";
 
 static void usage(FILE *f)
@@ -91,6 +96,7 @@ static void usage(FILE *f)
 		"                      [--counts LIST] [--methods LIST]\n"
 		"                      [--timeout-ms T] [--csv]\n"
 		"       mcastperf msg (--group G | --nodes IDS) [--size N] [--no-wait]\n"
+		"       mcastperf --version\n"
 		"\n"
 		"IDS: node ids, comma-separated (a-b ranges allowed).  LIST: comma-\n"
 		"separated; sizes take K and M.  Defaults: --sizes 8,64,1K,16K,256K,1M,4M\n"
@@ -941,6 +947,10 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
+		printf("%s %s\n", prog, MCAST_VERSION);
 		return 0;
 	}
 	if (!strcmp(argv[1], "send"))

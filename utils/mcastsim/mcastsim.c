@@ -20,6 +20,11 @@
 
 #include "simutil.h"
 
+/* The build passes the package version (dkms.conf) as MCAST_VERSION. */
+#ifndef MCAST_VERSION
+#define MCAST_VERSION "unknown"
+#endif
+
 static const struct {
 	const char *name;
 	int (*main)(int argc, char **argv);
@@ -47,7 +52,8 @@ static void usage(FILE *f)
 {
 	size_t i;
 
-	fputs("usage: mcastsim STUDY [options]   (mcastsim STUDY --help)\n", f);
+	fputs("usage: mcastsim STUDY [options]   (mcastsim STUDY --help)\n"
+	      "       mcastsim --version\n", f);
 	for (i = 0; i < sizeof(studies) / sizeof(studies[0]); i++)
 		fprintf(f, "  %-10s %s\n", studies[i].name, studies[i].what);
 }
@@ -62,6 +68,10 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
+		printf("mcastsim %s\n", MCAST_VERSION);
 		return 0;
 	}
 	for (i = 0; i < sizeof(studies) / sizeof(studies[0]); i++)
