@@ -292,11 +292,12 @@ $(B)/asan/unit/%: $(B)/asan/obj/tests/unit/%.o $(ALIB)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(A_LDFLAGS) -o $@ $^ $(LDLIBS)
 
-# mcastctl stats show's formatter (statfmt.c) needs no netlink: its test
-# links it alone.
+# mcastctl stats show's formatters (statfmt.c, statprom.c) need no
+# netlink: their test links them alone.
 $(B)/asan/obj/tests/unit/test_stats.o: PART_CFLAGS = -Iutils/mcastctl
 $(B)/asan/unit/test_stats: $(B)/asan/obj/tests/unit/test_stats.o \
-	$(B)/asan/obj/utils/mcastctl/statfmt.o $(ALIB)
+	$(B)/asan/obj/utils/mcastctl/statfmt.o \
+	$(B)/asan/obj/utils/mcastctl/statprom.o $(ALIB)
 	$(quiet) LD $@
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(A_LDFLAGS) -o $@ $^ $(LDLIBS)

@@ -4,8 +4,8 @@
 # Build and run the unit tests under ASan/UBSan without make: the planning
 # core's, mcastd's core (test_mcastd_*: daemon/view.c, proto.c, conf.c, replay.c and
 # the parsers of utils/lib), and the topology-file parser (test_switchfile:
-# utils/lib/switchfile.c, parse.c), mcastctl stats show's formatter
-# (test_stats: utils/mcastctl/statfmt.c).
+# utils/lib/switchfile.c, parse.c), mcastctl stats show's formatters
+# (test_stats: utils/mcastctl/statfmt.c, statprom.c).
 #
 #   tests/unit/run.sh [test ...]      (default: every tests/unit/test_*.c)
 #
@@ -35,7 +35,7 @@ for t in "$@"; do
 			$top/utils/lib/switchfile.c" ;;
 	stats)
 		extra="-I$top/utils/mcastctl -I$top/include/uapi \
-			$top/utils/mcastctl/statfmt.c" ;;
+			$top/utils/mcastctl/statfmt.c $top/utils/mcastctl/statprom.c" ;;
 	switchfile)
 		extra="-I$top/utils/lib $top/utils/lib/switchfile.c \
 			$top/utils/lib/parse.c" ;;

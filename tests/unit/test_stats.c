@@ -5,13 +5,18 @@
  * include/uapi/linux/mcast.h has an area and a kind; the layout of a
  * small set, exactly; -z; an attribute mcastctl does not know; -d's
  * increases, a new group's, and a counter that went down; the history
- * file read back, and corrupt ones refused.
+ * file read back, and corrupt ones refused.  And --prometheus
+ * (statprom.c): every key has a valid, documented metric; the output of
+ * a small node and two groups, exactly; many groups checked line by line
+ * against the exposition format's rules; label and HELP escaping.
  */
 #include <linux/mcast.h>
+#include <regex.h>
 #include <string.h>
 
 #include "tap.h"
 #include "statfmt.h"
+#include "statprom.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -205,12 +210,326 @@ static void test_corrupt(void)
 	free(huge);
 }
 
+/* ------------------------------------------------------------ prometheus */
+
+static regex_t name_re;
+
+static bool valid_name(const char *n)
+{
+	return n && !regexec(&name_re, n, 0, NULL, 0);
+}
+
+static bool ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), t = strlen(tail);
+
+	return n >= t && !strcmp(s + n - t, tail);
+}
+
+/* mcast_ prefix, the format's charset; counters _total, gauges not. */
+static unsigned int bad_prom_name(const char *name, const char *prefix,
+				  const struct stat_key *k)
+{
+	bool counter = k && k->kind == STAT_COUNTER;
+
+	if (valid_name(name) && !strncmp(name, prefix, strlen(prefix)) &&
+	    ends_with(name, "_total") == counter)
+		return 0;
+	diag("%s: bad metric name for a %s", name ? name : "(null)",
+	     counter ? "counter" : "gauge");
+	return 1;
+}
+
+static bool one_line(const char *s)
+{
+	return s && *s && !strchr(s, '\n');
+}
+
+/* What kmod/genl.c (mcast_put_stats) reports for a group too. */
+static bool per_group(int attr)
+{
+	return attr == MCAST_STATS_A_TX_MSGS || attr == MCAST_STATS_A_TX_BYTES ||
+	       attr == MCAST_STATS_A_RX_MSGS || attr == MCAST_STATS_A_RX_BYTES ||
+	       attr == MCAST_STATS_A_RX_DROPS || attr == MCAST_STATS_A_FILES;
+}
+
+/* Fails when a key is added to stat_keys without a metric and its HELP. */
+static void test_prom_table(void)
+{
+	unsigned int nohelp = 0, bad = 0, stale = 0, dup = 0, grp = 0;
+	const char *names[2 * 64];
+	size_t i, j, nn = 0;
+
+	for (i = 0; i < stat_nkeys; i++) {
+		const struct stat_prom *p = stat_prom_of(stat_keys[i].attr);
+
+		if (!p || !one_line(p->name) || !one_line(p->help)) {
+			diag("%s: no metric or HELP text", stat_keys[i].key);
+			nohelp++;
+		}
+	}
+	ok(!nohelp, "every stat_keys entry has a metric with a HELP text");
+	for (i = 0; i < stat_nproms; i++) {
+		const struct stat_prom *p = &stat_proms[i];
+		const struct stat_key *k = stat_key_of(p->attr);
+
+		stale += !k;
+		bad += bad_prom_name(p->name, "mcast_", k);
+		if (p->gname)
+			bad += bad_prom_name(p->gname, "mcast_group_", k) +
+			       !one_line(p->ghelp);
+		bad += p->ns && (!ends_with(p->name, "_seconds_total") ||
+				 p->gname);
+		grp += !p->gname == per_group(p->attr);
+		for (j = 0; j < i; j++)
+			dup += stat_proms[j].attr == p->attr;
+		if (nn + 2 <= sizeof(names) / sizeof(names[0])) {
+			names[nn++] = p->name;
+			if (p->gname)
+				names[nn++] = p->gname;
+		}
+	}
+	for (i = 0; i < nn; i++)
+		for (j = 0; j < i; j++)
+			dup += names[i] && names[j] && !strcmp(names[i], names[j]);
+	ok(!stale, "every metric is a key's");
+	ok(!bad, "names: mcast_[group_]..., [a-zA-Z_:][a-zA-Z0-9_:]*, "
+	   "counters and only counters _total, ns in seconds");
+	ok(!grp, "a group metric for exactly what the kernel counts per group");
+	ok(!dup && nn == stat_nproms + 6, "no attribute or metric name twice");
+	ok(!strcmp(stat_prom_of(MCAST_STATS_A_TIMER_NS)->name,
+		   "mcast_timer_seconds_total") &&
+	   !strcmp(stat_prom_of(MCAST_STATS_A_RX_MEM)->name,
+		   "mcast_rx_mem_bytes") &&
+	   !strcmp(stat_prom_of(MCAST_STATS_A_TX_MSGS)->gname,
+		   "mcast_group_tx_msgs_total"),
+	   "base units: seconds and bytes in the names");
+}
+
+static char *render_prom(uint32_t node, const struct stat_set *s, size_t n)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ok(!stat_prom_write(f, node, s, n), "prometheus: written");
+	fclose(f);
+	return buf;
+}
+
+static struct stat_val pnode[] = {
+	{ MCAST_STATS_A_TX_MSGS, 12 },
+	{ MCAST_STATS_A_TX_BYTES, 0 },
+	{ MCAST_STATS_A_TIMER_NS, 1500000001 },
+	{ MCAST_STATS_A_CWND, 0 },
+	{ 200, 7 },
+	{ MCAST_STATS_A_FILES, 2 },
+};
+static struct stat_val pg7[] = {
+	{ MCAST_STATS_A_TX_MSGS, 5 },
+	{ MCAST_STATS_A_FILES, 1 },
+};
+static struct stat_val pg9[] = {
+	{ MCAST_STATS_A_TX_MSGS, 0 },
+	{ MCAST_STATS_A_RETRANS, 4 },	/* no group metric: left out */
+	{ MCAST_STATS_A_FILES, 0 },
+};
+
+static const char prom_text[] =
+	"# HELP mcast_tx_msgs_total Messages sent from this node, one per send to a group or a node list.\n"
+	"# TYPE mcast_tx_msgs_total counter\n"
+	"mcast_tx_msgs_total{node=\"3\"} 12\n"
+	"# HELP mcast_tx_bytes_total Bytes of the messages sent from this node.\n"
+	"# TYPE mcast_tx_bytes_total counter\n"
+	"mcast_tx_bytes_total{node=\"3\"} 0\n"
+	"# HELP mcast_cwnd The node's congestion window, in data fragments.\n"
+	"# TYPE mcast_cwnd gauge\n"
+	"mcast_cwnd{node=\"3\"} 0\n"
+	"# HELP mcast_timer_seconds_total Time the node's timer work (retransmission, expiry) ran.\n"
+	"# TYPE mcast_timer_seconds_total counter\n"
+	"mcast_timer_seconds_total{node=\"3\"} 1.500000001\n"
+	"# HELP mcast_files Files open on this node's /dev/mcast.\n"
+	"# TYPE mcast_files gauge\n"
+	"mcast_files{node=\"3\"} 2\n"
+	"# HELP mcast_group_tx_msgs_total Messages this node sent to the group.\n"
+	"# TYPE mcast_group_tx_msgs_total counter\n"
+	"mcast_group_tx_msgs_total{node=\"3\",group=\"7\"} 5\n"
+	"mcast_group_tx_msgs_total{node=\"3\",group=\"9\"} 0\n"
+	"# HELP mcast_group_files Files on this node joined to the group (its local members).\n"
+	"# TYPE mcast_group_files gauge\n"
+	"mcast_group_files{node=\"3\",group=\"7\"} 1\n"
+	"mcast_group_files{node=\"3\",group=\"9\"} 0\n";
+
+static void test_prom_small(void)
+{
+	struct stat_set s[] = { { 0, N(pnode), pnode }, { 7, N(pg7), pg7 },
+				{ 9, N(pg9), pg9 } };
+	char *t = render_prom(3, s, N(s));
+
+	ok(!strcmp(t, prom_text), "prometheus: a node and two groups, exactly "
+	   "(zeros kept, unknown attribute and per-node-only value left out)");
+	diag_lines(t);
+	free(t);
+	t = render_prom(3, &s[1], 1);
+	ok(!strstr(t, "mcast_tx_msgs_total") &&
+	   strstr(t, "mcast_group_tx_msgs_total{node=\"3\",group=\"7\"} 5\n"),
+	   "prometheus: one group's alone, no node metric");
+	free(t);
+}
+
+/* The exposition format's rules, line by line (see check_line). */
+struct prom_check {
+	char fam[128];		/* the metric of the last TYPE line */
+	char help[128];		/* of the last HELP line, awaiting its TYPE */
+	char seen[256][128];	/* every metric that had a HELP line */
+	size_t nseen;
+	unsigned long samples;
+	uint32_t node;
+};
+
+static int check_head(struct prom_check *c, const char *l)
+{
+	char name[128], type[16], rest;
+	size_t i;
+
+	if (sscanf(l, "# HELP %127s %c", name, &rest) == 2) {
+		for (i = 0; i < c->nseen; i++)
+			if (!strcmp(c->seen[i], name))
+				return -1;	/* a second HELP */
+		if (!valid_name(name) || c->help[0] || c->nseen == 256)
+			return -1;
+		snprintf(c->seen[c->nseen++], sizeof(c->seen[0]), "%s", name);
+		snprintf(c->help, sizeof(c->help), "%s", name);
+		return 0;
+	}
+	if (sscanf(l, "# TYPE %127s %15s", name, type) != 2 ||
+	    strcmp(name, c->help) ||
+	    strcmp(type, ends_with(name, "_total") ? "counter" : "gauge"))
+		return -1;
+	snprintf(c->fam, sizeof(c->fam), "%s", name);
+	c->help[0] = 0;
+	return 0;
+}
+
+/* NAME{node="N"[,group="G"]} VALUE: right after its metric's TYPE. */
+static int check_sample(struct prom_check *c, const char *l)
+{
+	size_t n = strlen(c->fam);
+	bool group = !strncmp(c->fam, "mcast_group_", 12);
+	unsigned int node, g;
+	char *end;
+	int at = 0;
+
+	if (!n || c->help[0] || strncmp(l, c->fam, n) || l[n] != '{')
+		return -1;
+	l += n;
+	if (sscanf(l, "{node=\"%u\"%n", &node, &at) != 1 || !at ||
+	    node != c->node)
+		return -1;
+	l += at;
+	at = 0;
+	if (group && (sscanf(l, ",group=\"%u\"%n", &g, &at) != 1 || !at || !g))
+		return -1;
+	l += at;
+	if (strncmp(l, "} ", 2) || l[2] < '0' || l[2] > '9')
+		return -1;
+	strtod(l + 2, &end);
+	c->samples++;
+	return *end ? -1 : 0;
+}
+
+static unsigned int check_exposition(const char *t, uint32_t node,
+				     struct prom_check *c)
+{
+	unsigned int bad = 0;
+	char line[512];
+	const char *nl;
+
+	memset(c, 0, sizeof(*c));
+	c->node = node;
+	for (; (nl = strchr(t, '\n')); t = nl + 1) {
+		snprintf(line, sizeof(line), "%.*s", (int)(nl - t), t);
+		if (line[0] == '#' ? check_head(c, line) : check_sample(c, line)) {
+			if (bad++ < 5)
+				diag("breaks the format: %s", line);
+		}
+	}
+	return bad + (*t != 0) + (c->help[0] != 0);
+}
+
+#define NGROUPS 40
+
+static void test_prom_many(void)
+{
+	struct stat_set s[1 + NGROUPS];
+	struct stat_val *vals = calloc((1 + NGROUPS) * stat_nkeys, sizeof(*vals));
+	struct prom_check c;
+	size_t i, j, nnode = 0, ngroup = 0;
+	char *t;
+
+	/* The node with every key, each group with what the kernel sends. */
+	for (i = 0; i <= NGROUPS; i++) {
+		s[i] = (struct stat_set){ i ? 1000 + (uint32_t)i : 0, 0,
+					  vals + i * stat_nkeys };
+		for (j = 0; j < stat_nkeys; j++)
+			if (!i || per_group(stat_keys[j].attr))
+				s[i].v[s[i].n++] = (struct stat_val){
+					stat_keys[j].attr, i * j };
+	}
+	for (j = 0; j < stat_nkeys; j++) {
+		nnode++;
+		ngroup += per_group(stat_keys[j].attr);
+	}
+	t = render_prom(UINT32_MAX, s, N(s));
+	ok(!check_exposition(t, UINT32_MAX, &c),
+	   "prometheus: %zu groups: HELP then TYPE once per metric, its samples "
+	   "right after, labels node and group, numeric values", (size_t)NGROUPS);
+	ok(c.nseen == nnode + ngroup, "a metric per key, and per group key "
+	   "(%zu)", c.nseen);
+	ok(c.samples == nnode + ngroup * NGROUPS,
+	   "a sample per node value and per group value, zeros too (%lu)",
+	   c.samples);
+	ok(strstr(t, "mcast_group_rx_drops_total{node=\"4294967295\",group=\"1040\"} 160\n") != NULL,
+	   "the largest node id, the last group's value");
+	free(t);
+	free(vals);
+}
+
+static char *escaped(const char *s, bool quote)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	stat_prom_escape(f, s, quote);
+	fclose(f);
+	return buf;
+}
+
+static void test_prom_escape(void)
+{
+	char *a = escaped("a\\b\"c\nd", true), *b = escaped("a\\b\"c\nd", false);
+
+	ok(!strcmp(a, "a\\\\b\\\"c\\nd"), "label value: \\, \" and newline escaped (%s)", a);
+	ok(!strcmp(b, "a\\\\b\"c\\nd"), "HELP text: \\ and newline escaped, \" kept (%s)", b);
+	free(a);
+	free(b);
+}
+
 int main(void)
 {
+	if (regcomp(&name_re, "^[a-zA-Z_:][a-zA-Z0-9_:]*$",
+		    REG_EXTENDED | REG_NOSUB))
+		return 1;
 	test_table();
 	test_layout();
 	test_delta();
 	test_history();
 	test_corrupt();
+	test_prom_table();
+	test_prom_small();
+	test_prom_many();
+	test_prom_escape();
+	regfree(&name_re);
 	return done_testing();
 }
