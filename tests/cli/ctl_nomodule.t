@@ -87,6 +87,10 @@ ctl "stats show: not loaded" 4 "$nl" stats show
 ctl "stats show group 5: not loaded" 4 "$nl" stats show group 5
 ctl "stats show -z -d group 5: not loaded" 4 "$nl" stats show -z -d group 5
 ctl "stats show --all --delta: not loaded" 4 "$nl" stats show --all --delta
+ctl "stats show --prometheus: not loaded, nothing on stdout" 4 "$nl" \
+	stats show --prometheus
+ctl "stats show group 5 --prometheus -z: not loaded" 4 "$nl" \
+	stats show group 5 --prometheus -z
 
 ctl "an unknown node verb" 2 'node: unknown command "frob"' node frob
 ctl "node set without anything to set" 2 "nothing to set" node set
@@ -190,6 +194,16 @@ ctl "stats show with an unknown keyword" 2 'unknown keyword "peer"' \
 ctl "stats show group without GROUP" 2 "group needs a GROUP" stats show group
 ctl "stats show -d with -j" 2 "-d is for text" stats show -d -j
 ctl "-j stats show --delta" 2 "-d is for text" -j stats show --delta
+ctl "stats show --prometheus with -j" 2 "--prometheus and -j are two formats" \
+	stats show --prometheus -j
+ctl "-j stats show --prometheus" 2 "--prometheus and -j are two formats" \
+	-j stats show --prometheus
+ctl "stats show --prometheus with -d" 2 "--prometheus prints the totals" \
+	stats show -d --prometheus
+ctl "stats show --prometheus group without GROUP" 2 "group needs a GROUP" \
+	stats show --prometheus group
+ctl "stats show --prometheus with an extra argument" 2 \
+	'unexpected argument "x"' stats show --prometheus group 5 x
 ctl "an unknown stats verb" 2 'stats: unknown command "reset"' stats reset
 ctl "-j before plan" 2 "use mcastctl plan ... --json" -j plan
 
@@ -202,6 +216,9 @@ for c in node peer group stats; do
 	[ $rc -eq 0 ] && [[ $out == "usage: mcastctl $c "* ]]
 	ok $? "mcastctl help $c prints its usage" "exit $rc: $out"
 done
+out=$("$MCASTCTL" help stats 2>&1)
+[[ $out == *"stats show [group GROUP] --prometheus"* ]]
+ok $? "mcastctl help stats shows --prometheus" "$out"
 
 mon() { check "$1" "$2" "$3" "$MCASTMON" "${@:4}"; }
 mon "mcastmon: not loaded" 4 \

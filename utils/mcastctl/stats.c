@@ -3,7 +3,8 @@
  * mcastctl stats show: the node's and the groups' counters over generic
  * netlink.  JSON is printed as the replies come, unchanged since scripts
  * parse it; text is collected first (-d needs every counter before it
- * prints one) and laid out by statfmt.c.
+ * prints one) and laid out by statfmt.c, or by statprom.c for
+ * Prometheus.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,10 +18,12 @@
 #include "config.h"
 #include "nl.h"
 #include "statfmt.h"
+#include "statprom.h"
 
 void cmd_stats_usage(FILE *f)
 {
 	fputs("usage: mcastctl stats show [group GROUP] [-j] [-z | -a] [-d]\n"
+	      "       mcastctl stats show [group GROUP] --prometheus\n"
 	      "\n"
 	      "The node's counters and every group's; or one group's.  Text\n"
 	      "groups them by area, one per line; gauges (current levels) are\n"
@@ -30,7 +33,10 @@ void cmd_stats_usage(FILE *f)
 	      "-d (--delta): each counter's increase since the last stats show\n"
 	      "-d by this user (history in $XDG_RUNTIME_DIR/mcastctl-stats, or\n"
 	      "/tmp/mcastctl-stats.u<UID>); not with -j.\n"
-	      "-j (--json): every key, at 0 too, one object per node or group.\n",
+	      "-j (--json): every key, at 0 too, one object per node or group.\n"
+	      "--prometheus: Prometheus' text format (node_exporter's textfile\n"
+	      "collector), every value, labelled node and group; not with -j\n"
+	      "or -d.  The node must be configured: its id is the node label.\n",
 	      f);
 }
 
@@ -252,8 +258,9 @@ static unsigned int stats_delta(struct stat_set *s, size_t n)
 /* ------------------------------------------------------------ command */
 
 struct stats_opts {
-	bool json, all, delta;
+	bool json, all, delta, prom;
 	u32 id;			/* 0: the node and every group */
+	u32 node;		/* --prometheus: this node's id */
 };
 
 static int stats_args(int argc, char **argv, struct stats_opts *o)
@@ -265,7 +272,14 @@ static int stats_args(int argc, char **argv, struct stats_opts *o)
 	argc = take_flag(argc, argv, "-z", "--zeros", &z);
 	argc = take_flag(argc, argv, "-a", "--all", &o->all);
 	argc = take_flag(argc, argv, "-d", "--delta", &o->delta);
+	argc = take_flag(argc, argv, "--prometheus", "--prometheus", &o->prom);
 	o->all |= z;
+	if (o->prom && o->json)
+		return usage_err(what, "--prometheus and -j are two formats: "
+				 "choose one");
+	if (o->prom && o->delta)
+		return usage_err(what, "--prometheus prints the totals (rate() "
+				 "makes increases): not with -d");
 	if (o->delta && o->json)
 		return usage_err(what, "-d is for text: -j prints the totals");
 	if (argc > 1) {
@@ -336,11 +350,27 @@ static int stats_text(const char *what, const struct stats_opts *o,
 		err = nomem(what);
 	if (!err && o->delta)
 		flags |= stats_delta(c->sets, c->n);
-	for (i = 0; !err && i < c->n; i++)
+	if (!err && o->prom && stat_prom_write(stdout, o->node, c->sets, c->n))
+		err = input_err(what, "cannot write the output");
+	for (i = 0; !err && !o->prom && i < c->n; i++)
 		stat_print(stdout, &c->sets[i], flags);
 	stat_sets_free(c->sets, c->n);
 	if (!err && fflush(stdout))
 		err = input_err(what, "cannot write the output");
+	return err;
+}
+
+/* --prometheus labels every sample with the node's id: it needs one. */
+static int stats_node_id(struct ctl_nl *nl, const char *what, u32 *id)
+{
+	struct ctl_node node;
+	int err = ctl_node_get(nl, &node);
+
+	if (!err && !node.configured)
+		return input_err(what, "this node is not configured, and its "
+				 "metrics are labelled with its id (mcastctl "
+				 "node set topology T coord C)");
+	*id = node.id;
 	return err;
 }
 
@@ -359,7 +389,8 @@ static int stats_show(int argc, char **argv)
 	err = ctl_nl_open(&nl, what);
 	if (err)
 		return err;
-	if (o.json && (err = jout_begin(&jo, what))) {
+	if ((o.prom && (err = stats_node_id(&nl, what, &o.node))) ||
+	    (o.json && (err = jout_begin(&jo, what)))) {
 		ctl_nl_close(&nl);
 		return err;
 	}
