@@ -613,6 +613,9 @@ install-tools: $(PERF) $(SIM) $(BEDPEERS) $(BEDROUTES) $(BEDSWROUTES)
 .PHONY: install install-bin install-lib
 install: install-bin install-lib install-system $(if $(HAVE_KDIR),modules_install,module-skip)
 
+# mcast-metrics.service and .timer write mcastctl stats show --prometheus
+# for node_exporter every 15 s (docs/metrics.md); the timer is left to
+# enable (systemctl enable --now mcast-metrics.timer).
 # The udev rule giving group "mcast" access to /dev/mcast, and the
 # sysusers.d entry creating that group and user mcast, which mcastd.service
 # runs as (run systemd-sysusers, or groupadd --system mcast and useradd
@@ -633,6 +636,9 @@ install-system:
 	$(INSTALL) -m 0644 systemd/mcast.modules-load $(DESTDIR)$(MODULESLOADDIR)/mcast.conf
 	sed 's|@SBINDIR@|$(SBINDIR)|g' systemd/mcastd.service > $(DESTDIR)$(UNITDIR)/mcastd.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/mcastd.service
+	sed 's|@BINDIR@|$(BINDIR)|g' systemd/mcast-metrics.service > $(DESTDIR)$(UNITDIR)/mcast-metrics.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/mcast-metrics.service
+	$(INSTALL) -m 0644 systemd/mcast-metrics.timer $(DESTDIR)$(UNITDIR)/mcast-metrics.timer
 	$(INSTALL) -m 0644 daemon/mcastd.conf.example \
 		$(DESTDIR)$(SYSCONFDIR)/mcast/mcastd.conf.example
 install-bin: $(CTL) $(MON) $(MCD)
