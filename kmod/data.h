@@ -297,7 +297,10 @@ struct mcast_job {
 	u64 *prevs;
 	struct list_head txs;		/* struct mcast_tx.link */
 	u32 pending;			/* transfers, and a held message */
-	struct mcast_held *held;	/* its message, waiting for delivery */
+	struct mcast_held *held;	/* the message it waits to see delivered:
+					 * its own, or a copy's held before it
+					 */
+	struct list_head held_link;	/* in held->jobs, while held is set */
 	u32 *failed;
 	u32 nfailed, failcap;
 	bool trunc;
@@ -430,7 +433,10 @@ struct mcast_rstream {
 struct mcast_held {
 	struct list_head link;
 	struct mcast_msg *msg;
-	struct mcast_job *job;		/* waits for it; NULL: none (any more) */
+	struct list_head jobs;		/* struct mcast_job that wait for it:
+					 * whose DONE may not say delivered
+					 * before it is
+					 */
 	u64 prev;
 	u32 parent;			/* the peer it came from */
 	unsigned long at;		/* jiffies: held since */

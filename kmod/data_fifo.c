@@ -109,25 +109,39 @@ static void mcast_job_delivered(struct mcast_net *mn, struct mcast_job *job,
 		mcast_job_add_failed(job, mn->node_id);
 }
 
-/* @hd leaves its stream, delivered as @how; its job may complete now. */
+/* @job's answer waits for @hd's delivery (mcast_held_free()). */
+static void mcast_held_wait(struct mcast_held *hd, struct mcast_job *job)
+{
+	job->held = hd;
+	list_add_tail(&job->held_link, &hd->jobs);
+	job->pending++;
+}
+
+/*
+ * @hd leaves its stream, delivered as @how; the jobs that waited for it,
+ * its own and its copies', may complete now.  One at a time, @hd still
+ * theirs: completing one may free another (mcast_held_orphan()).
+ */
 static void mcast_held_free(struct mcast_net *mn, struct mcast_held *hd,
 			    int how)
 {
 	struct mcast_peer *p = xa_load(&mn->peers, hd->parent);
-	struct mcast_job *job = hd->job;
+	struct mcast_job *job;
 
 	if (p && p->held)
 		p->held--;
 	mn->nheld--;
 	mn->held_mem -= hd->msg->len;
-	mcast_msg_put(hd->msg);
-	kfree(hd);
-	if (job) {
+	while ((job = list_first_entry_or_null(&hd->jobs, struct mcast_job,
+					       held_link))) {
+		list_del(&job->held_link);
 		job->held = NULL;
 		mcast_job_delivered(mn, job, how);
 		job->pending--;
 		mcast_job_check(mn, job);
 	}
+	mcast_msg_put(hd->msg);
+	kfree(hd);
 }
 
 static void mcast_stream_block(struct mcast_net *mn,
@@ -448,9 +462,8 @@ static bool mcast_hold(struct mcast_net *mn, struct mcast_rstream *st,
 	hd->prev = prev;
 	hd->parent = msg->from_node;
 	hd->at = jiffies;
-	hd->job = job;
-	job->held = hd;
-	job->pending++;
+	INIT_LIST_HEAD(&hd->jobs);
+	mcast_held_wait(hd, job);
 	p = xa_load(&mn->peers, hd->parent);
 	if (p)
 		p->held++;
@@ -502,8 +515,11 @@ void mcast_rx_deliver(struct mcast_net *mn, struct mcast_job *job, u64 prev)
 		return;
 	}
 	list_for_each_entry(pos, &st->held, link)
-		if (pos->msg->seq == msg->seq)
+		if (pos->msg->seq == msg->seq) {
+			/* its sender hears what becomes of the held one */
+			mcast_held_wait(pos, job);
 			goto dup;
+		}
 	/* behind a blocked one, it waits its turn */
 	if (prev <= st->last && !st->blocked) {
 		how = mcast_deliver_now(mn, msg);

@@ -201,7 +201,7 @@ void mcast_job_fwd_charge(struct mcast_net *mn, struct mcast_job *job,
 static void mcast_held_orphan(struct mcast_job *job)
 {
 	if (job->held)
-		job->held->job = NULL;
+		list_del(&job->held_link);
 	job->held = NULL;
 }
 
