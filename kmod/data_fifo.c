@@ -460,7 +460,7 @@ static bool mcast_hold(struct mcast_net *mn, struct mcast_rstream *st,
 	refcount_inc(&msg->ref);
 	hd->msg = msg;
 	hd->prev = prev;
-	hd->parent = msg->from_node;
+	hd->parent = job->parent;	/* charged to the peer that sent it */
 	hd->at = jiffies;
 	INIT_LIST_HEAD(&hd->jobs);
 	mcast_held_wait(hd, job);
@@ -491,7 +491,7 @@ void mcast_rx_deliver(struct mcast_net *mn, struct mcast_job *job, u64 prev)
 	if (!st && mcast_group_absent(mn, msg->group))
 		return;		/* no member: nothing to order or deliver */
 	if (!st) {
-		st = mcast_rstream_new(mn, key, msg->src_node, msg->from_node);
+		st = mcast_rstream_new(mn, key, msg->src_node, job->parent);
 		if (!st) {	/* no order, no loss */
 			mcast_job_delivered(mn, job, mcast_deliver_now(mn, msg));
 			return;
