@@ -21,6 +21,13 @@
 #    seqs, which follow its clock, are past the forged one and its send
 #    completes and is delivered (before: both silently lost, "delivered").
 #    The streams are then forgotten (idle 2 s here): no warning.
+#  - A copy of a held message: node 2 sends node 1 its message M (seq
+#    S, prev S-1, which never comes: held for the gap time, 3 s here),
+#    then the same M again as another transfer (a takeover's or a
+#    rewound transfer's copy).  The copy's DONE comes with M's, when M is
+#    delivered after the gap, not before it (before: at once, "delivered"
+#    for a message still held, which the gap, a cut-off reader or the
+#    stream's end could yet lose).
 #  - One peer's share of streams: node 1 has 1100 more groups (its own,
 #    configured there only); node 2 sends DATA for every (src, group) of
 #    them, 4400 streams: node 1 keeps 4096 of them (MCAST_STREAMS_PER_PEER,
@@ -135,6 +142,54 @@ poison() {
 	is "$(dmesg | grep -c 'WARNING')" 0 "no kernel warning"
 }
 
+# what node 1 sends to node 2's port, each line after the uptime it came
+watch2() { # MS
+	mcastbed exec 2 mcast_forge raw sport=$PORT "$(addr_of 1)" $PORT ack \
+		n=0 listen="$1" | while IFS= read -r _l; do
+		read -r _up _ < /proc/uptime
+		echo "$_up $_l"
+	done
+}
+
+# the uptime of the first DONE of transfer XID in FILE, in centiseconds
+done_at() { # XID FILE
+	sed -n "s/^\([0-9]*\)\.\([0-9]*\) got done .* xid=$1 .*/\1\2/p" "$2" | head -n 1
+}
+
+held_copy() {
+	start_rx 1
+	gap0=$(cat $P/fifo_gap_ms)
+	echo $((3000 * ${mcast_time_scale:-1})) > $P/fifo_gap_ms
+	d0=$(netstat_of 1 dups)
+	watch2 $((9000 * ${mcast_time_scale:-1})) > "$W/held" 2>&1 &
+	wl=$!
+	sleep 1
+	S=$(($(date +%s) * 1048576))
+	run_ok "node 2 sends node 1 its message M, whose predecessor never comes" \
+		as2 src=2 group=5 xid=700 seq=$S piece=1:$((S - 1)) text=heldcopy
+	run_ok "... and M again, as another transfer" \
+		as2 src=2 group=5 xid=701 seq=$S piece=1:$((S - 1)) text=heldcopy
+	read -r t_copy _ < /proc/uptime
+	wait "$wl"
+	echo "$gap0" > $P/fifo_gap_ms
+	stop_rx
+	is "$(grep -c '^msg src=2 .* len=8 ' "$W/rx.1")" 1 "node 1 delivered M once, after the gap"
+	is "$(delta "$d0" "$(netstat_of 1 dups)")" 1 "... and counted the copy a duplicate"
+	a=$(done_at 700 "$W/held") b=$(done_at 701 "$W/held")
+	c=$(echo "$t_copy" | tr -d .)
+	if [ -z "$a" ] || [ -z "$b" ]; then
+		fail "node 1 answers both transfers with DONE" "$(cat "$W/held")"
+	elif [ "$b" -ge $((a - 50)) ] && [ "$b" -ge $((c + 150 * ${mcast_time_scale:-1})) ]; then
+		pass "the copy's DONE came with M's (at ${b}0 ms, M's ${a}0 ms, the copy sent by ${c}0 ms)"
+	else
+		fail "the copy's DONE waits for M's delivery" \
+			"copy's DONE at ${b}0 ms, M's at ${a}0 ms, the copy sent by ${c}0 ms"
+	fi
+	grep -q "got done .* xid=701 .*ids=[0-9]" "$W/held" &&
+		fail "the copy's DONE says M delivered" "$(grep 'xid=701' "$W/held")" ||
+		pass "the copy's DONE says M delivered"
+}
+
 stream_share() {
 	g=1000
 	while [ $g -lt 2100 ]; do
@@ -223,6 +278,7 @@ if _out=$(mcastbed up "$TOPO" --transport udp 2>&1); then
 	run_ok "group 5 is nodes 1 and 2" mcastbed group 5 "$(coord 1)" "$(coord 2)"
 	no_group_no_stream
 	poison
+	held_copy
 	stream_share
 	short_done
 	mcastbed down > /dev/null 2>&1
