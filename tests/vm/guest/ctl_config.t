@@ -44,7 +44,7 @@ without_autoload() {
 # A previous test may have left the module loaded.
 rmmod mcast 2>/dev/null
 
-plan 96
+plan 109
 
 expect "without the module: node show says it is not loaded" 4 \
 	"mcast kernel module is not loaded" without_autoload mcastctl node show
@@ -224,6 +224,75 @@ esac
 expect "stats show group 5" 0 "group 5:" mcastctl stats show group 5
 expect "stats show group 99: no such group" 4 "no such group" \
 	mcastctl stats show group 99
+
+# --prometheus (docs/metrics.md) against the real counters: an idle node,
+# so the JSON read before and after it holds the same values; first a
+# message to a group of this node alone, so that some of them are not 0.
+run_ok "group 78 is this node alone" mcastctl group add 78 members 1,2
+run_ok "a message to group 78" mcast_probe tx g:78 300 wait=5000
+run_ok "group del 78" mcastctl group del 78
+j=$(mcastctl -j stats show 2>&1)
+prom=$(mcastctl stats show --prometheus 2>&1)
+rc=$?
+j2=$(mcastctl -j stats show 2>&1)
+is "$rc" 0 "stats show --prometheus exits 0"
+bad=$(printf '%s\n' "$prom" | grep -v '^# \(HELP\|TYPE\) mcast_' |
+	grep -Ev '^mcast_[a-z_]+\{node="6"(,group="[0-9]+")?\} [0-9]+(\.[0-9]+)?$')
+is "$bad" "" "--prometheus: every sample is mcast_NAME{node=\"6\"[,group=\"N\"]} VALUE"
+is "$(printf '%s\n' "$prom" | grep '^# \(HELP\|TYPE\) ' | cut -d' ' -f2,3 | sort | uniq -d)" "" \
+	"--prometheus: each metric has one HELP and one TYPE line"
+# the node's JSON keys and values, "key value" a line
+node_kv() { # JSON
+	printf '%s\n' "$1" | sed 's/^{"node":{\([^}]*\)}.*/\1/' | tr ',' '\n' |
+		sed -n 's/^"\([a-z0-9_]*\)":\([0-9]*\)$/\1 \2/p'
+}
+# the value of the node's metric for KEY (its name by docs/metrics.md)
+prom_of() { # KEY
+	case $1 in
+	timer_ns) _m=mcast_timer_seconds_total ;;
+	*) _m="mcast_$1 mcast_$1_total mcast_$1_bytes" ;;
+	esac
+	for _n in $_m; do
+		printf '%s\n' "$prom" | sed -n "s/^$_n{node=\"6\"} //p"
+	done
+}
+miss="" diff="" nk=0 nz=0
+node_kv "$j" > /tmp/ctl_kv
+while read -r k v; do
+	nk=$((nk + 1))
+	[ "$v" = 0 ] || nz=$((nz + 1))
+	pv=$(prom_of "$k")
+	if [ -z "$pv" ]; then
+		miss="$miss $k"
+	elif [ "$k" != timer_ns ] && [ "$pv" != "$v" ] &&
+	     printf '%s\n' "$j2" | grep -q "\"$k\":${v}[,}]"; then
+		diff="$diff $k=$v/$pv"
+	fi
+done < /tmp/ctl_kv
+[ "$nk" -ge 40 ] && [ -z "$miss" ] &&
+	pass "--prometheus: a metric for every one of the $nk -j node keys" ||
+	fail "--prometheus: a metric for every -j node key" "keys $nk, missing:$miss"
+[ "$nz" -ge 2 ] && [ -z "$diff" ] &&
+	pass "--prometheus: each value is the JSON's ($nz of them not 0)" ||
+	fail "--prometheus: each value is the JSON's" "differ:$diff; not 0: $nz"
+case $prom in
+*'mcast_tx_msgs_total{node="6"} 1'*'mcast_tx_bytes_total{node="6"} 300'*)
+	pass "--prometheus: the message to group 78 counted" ;;
+*) fail "--prometheus: the message to group 78 counted" "$prom" ;;
+esac
+case $prom in
+*'mcast_group_tx_msgs_total{node="6",group="5"} 0'*'mcast_group_files{node="6",group="5"} 0'*)
+	pass "--prometheus: group 5's metrics, labelled group 5" ;;
+*) fail "--prometheus: group 5's metrics, labelled group 5" "$prom" ;;
+esac
+expect "--prometheus with -j: refused, exit 2" 2 "" \
+	mcastctl -j stats show --prometheus
+ip netns add ctl_unconf
+out=$(ip netns exec ctl_unconf mcastctl stats show --prometheus 2>/tmp/ctl_err)
+rc=$?
+ip netns del ctl_unconf
+is "$rc:$out" 1: "--prometheus on an unconfigured node: exit 1, nothing on stdout"
+expect "... and it says why" 0 "this node is not configured" cat /tmp/ctl_err
 
 # Two writers: an if-match epoch, and a group mcastd manages.
 ep=$(mcastctl -j group show 5 | sed -n 's/.*"epoch":\([0-9]*\).*/\1/p')
