@@ -164,6 +164,40 @@ static int parse_heartbeat(struct mcd_msg *m)
 	return m->version ? 0 : -EBADMSG;
 }
 
+static int parse_stats_pull(struct mcd_msg *m)
+{
+	const uint8_t *p = m->body;
+
+	if (m->end - p != MCD_STATS_BODY)
+		return -EBADMSG;
+	m->query = get32(p);
+	for (p += 4; p < m->end; p++)
+		if (*p)
+			return -EBADMSG;
+	m->body = m->end;
+	return m->query ? 0 : -EBADMSG;
+}
+
+static int parse_stats(struct mcd_msg *m)
+{
+	const uint8_t *p = m->body;
+
+	if (m->end - p < 6)
+		return -EBADMSG;
+	m->query = get32(p);
+	m->count = get16(p + 4);
+	m->body = p + 6;
+	if (!m->query || !m->count || m->count > MCD_STATS_MAX ||
+	    (size_t)(m->end - m->body) != (size_t)m->count * 8)
+		return -EBADMSG;
+	return 0;
+}
+
+uint64_t mcd_stats_value(const struct mcd_msg *m, uint32_t i)
+{
+	return i < m->count ? get64(m->body + 8 * (size_t)i) : MCD_STATS_NONE;
+}
+
 int mcd_msg_parse(const void *buf, size_t len, struct mcd_msg *m)
 {
 	const uint8_t *p = buf;
@@ -189,6 +223,10 @@ int mcd_msg_parse(const void *buf, size_t len, struct mcd_msg *m)
 		return parse_pull(m);
 	case MCD_MSG_HEARTBEAT:
 		return parse_heartbeat(m);
+	case MCD_MSG_STATS_PULL:
+		return parse_stats_pull(m);
+	case MCD_MSG_STATS:
+		return parse_stats(m);
 	}
 	return -EBADMSG;
 }
@@ -259,6 +297,15 @@ void mcd_wbuf_begin(struct mcd_wbuf *w, enum mcd_msg_type type,
 		put32(p + w->len, arg);
 		w->len += 4;
 		break;
+	case MCD_MSG_STATS_PULL:
+		put32(p + w->len, arg);
+		memset(p + w->len + 4, 0, MCD_STATS_BODY - 4);
+		w->len += MCD_STATS_BODY;
+		break;
+	case MCD_MSG_STATS:
+		put32(p + w->len, arg);
+		w->len += 6;	/* query, count */
+		break;
 	default:
 		w->len += 2;	/* count */
 		break;
@@ -311,11 +358,22 @@ int mcd_wbuf_add_node(struct mcd_wbuf *w, uint32_t node)
 	return 0;
 }
 
+int mcd_wbuf_add_value(struct mcd_wbuf *w, uint64_t value)
+{
+	if (w->type != MCD_MSG_STATS || w->count >= MCD_STATS_MAX)
+		return -ENOSPC;
+	put64(w->buf + w->len, value);
+	w->len += 8;
+	w->count++;
+	return 0;
+}
+
 size_t mcd_wbuf_end(struct mcd_wbuf *w)
 {
-	if (w->type == MCD_MSG_DIGEST)
+	if (w->type == MCD_MSG_DIGEST || w->type == MCD_MSG_STATS)
 		put16(w->buf + MCD_HDR_LEN + 4, (uint16_t)w->count);
-	else if (w->type != MCD_MSG_HEARTBEAT)
+	else if (w->type != MCD_MSG_HEARTBEAT &&
+		 w->type != MCD_MSG_STATS_PULL)
 		put16(w->buf + MCD_HDR_LEN, (uint16_t)w->count);
 	return w->len;
 }

@@ -17,6 +17,12 @@
  *                  and version are 0, else both >= 1
  *   PULL         u16 count (1..MCD_MAX_NODES), u32 nodes[count]
  *   HEARTBEAT    u32 version (>= 1)
+ *   STATS_PULL   u32 query (>= 1), then MCD_STATS_BODY - 4 zero bytes:
+ *                as long as the answer, so that nobody (a forger at a
+ *                node's address, without a key) draws more than it sends
+ *   STATS        u32 query, u16 count (1..MCD_STATS_MAX), count u64
+ *                values in enum mcd_stat's order (UINT64_MAX: the kernel
+ *                did not say); a reader takes those it knows
  *
  * With a cluster key, a counter and a tag follow (auth.h); they are
  * checked and cut off before the parser sees the datagram.
@@ -44,7 +50,34 @@ enum mcd_msg_type {
 	MCD_MSG_DIGEST = 2,
 	MCD_MSG_PULL = 3,
 	MCD_MSG_HEARTBEAT = 4,
+	MCD_MSG_STATS_PULL = 5,
+	MCD_MSG_STATS = 6,
 };
+
+/*
+ * The counters a STATS carries (mcastctl cluster stats), in this order:
+ * a new one goes at the end, none is ever removed or moved.
+ */
+enum mcd_stat {
+	MCD_STAT_TX_MSGS,
+	MCD_STAT_RX_MSGS,
+	MCD_STAT_FWD_MSGS,
+	MCD_STAT_TX_PACKETS,
+	MCD_STAT_RX_PACKETS,
+	MCD_STAT_RETRANS,
+	MCD_STAT_PEER_FAILS,
+	MCD_STAT_BUSY_SENT,
+	MCD_STAT_RX_DROPS,
+	MCD_STAT_RX_MALFORMED,
+	MCD_STAT_RX_BAD_AUTH,
+	MCD_STAT_RX_MEM,
+	MCD_STAT_MSG_MEM,
+	MCD_STAT_N
+};
+
+#define MCD_STATS_MAX		64	/* values in one STATS */
+#define MCD_STATS_NONE		UINT64_MAX
+#define MCD_STATS_BODY		(6 + 8 * MCD_STAT_N)	/* ours */
 
 /* A record's order key (and a DIGEST entry). */
 struct mcd_key {
@@ -62,6 +95,7 @@ struct mcd_msg {
 	uint32_t count;		/* records, entries or nodes */
 	uint32_t first;		/* DIGEST */
 	uint32_t version;	/* HEARTBEAT */
+	uint32_t query;		/* STATS_PULL, STATS (count: values) */
 	const uint8_t *body;
 	const uint8_t *end;
 };
@@ -87,6 +121,9 @@ uint32_t mcd_rec_group(const struct mcd_rec_in *r, uint32_t i);
 bool mcd_next_ent(struct mcd_cursor *c, struct mcd_key *k);
 bool mcd_next_node(struct mcd_cursor *c, uint32_t *node);
 
+/* STATS value @i (< m->count) of a parsed STATS. */
+uint64_t mcd_stats_value(const struct mcd_msg *m, uint32_t i);
+
 /* Building one datagram. */
 struct mcd_wbuf {
 	uint8_t buf[MCD_DGRAM_MAX];
@@ -95,7 +132,10 @@ struct mcd_wbuf {
 	uint8_t type;
 };
 
-/* @arg: DIGEST the first index, HEARTBEAT the version, else unused. */
+/*
+ * @arg: DIGEST the first index, HEARTBEAT the version, STATS_PULL and
+ * STATS the query, else unused.
+ */
 void mcd_wbuf_begin(struct mcd_wbuf *w, enum mcd_msg_type type,
 		    uint32_t from, uint64_t incarnation, uint32_t arg);
 /* -ENOSPC: does not fit (a record always fits an empty ANNOUNCE). */
@@ -103,6 +143,7 @@ int mcd_wbuf_add_rec(struct mcd_wbuf *w, const struct mcd_key *k,
 		     const uint32_t *groups, uint16_t ngroups);
 int mcd_wbuf_add_ent(struct mcd_wbuf *w, const struct mcd_key *k);
 int mcd_wbuf_add_node(struct mcd_wbuf *w, uint32_t node);
+int mcd_wbuf_add_value(struct mcd_wbuf *w, uint64_t value);
 /* Writes the count; the datagram is w->buf[0..returned length). */
 size_t mcd_wbuf_end(struct mcd_wbuf *w);
 

@@ -1739,6 +1739,53 @@ static void all_groups(void)
 	mcd_view_free(v[1]);
 }
 
+/* STATS_PULL and STATS (mcastctl cluster stats): both ways, and refusals. */
+static void stats_cases(void)
+{
+	static struct mcd_wbuf w, a;
+	struct mcd_msg m;
+	size_t len, alen;
+	uint32_t i;
+
+	mcd_wbuf_begin(&w, MCD_MSG_STATS_PULL, 7, 99, 31);
+	len = mcd_wbuf_end(&w);
+	ok(!mcd_msg_parse(w.buf, len, &m) && m.type == MCD_MSG_STATS_PULL &&
+	   m.query == 31, "stats pull parses back");
+	mcd_wbuf_begin(&a, MCD_MSG_STATS, 7, 99, 31);
+	for (i = 0; i < MCD_STAT_N; i++)
+		mcd_wbuf_add_value(&a, 1000 + i);
+	mcd_wbuf_add_value(&a, MCD_STATS_NONE);
+	alen = mcd_wbuf_end(&a);
+	ok(!mcd_msg_parse(a.buf, alen, &m) && m.query == 31 &&
+	   m.count == MCD_STAT_N + 1 && mcd_stats_value(&m, 0) == 1000 &&
+	   mcd_stats_value(&m, MCD_STAT_N - 1) == 1000 + MCD_STAT_N - 1 &&
+	   mcd_stats_value(&m, MCD_STAT_N) == MCD_STATS_NONE &&
+	   mcd_stats_value(&m, MCD_STAT_N + 5) == MCD_STATS_NONE,
+	   "stats of %u values parses back, a value past them none",
+	   MCD_STAT_N + 1);
+	ok(len >= alen - 8, "a stats pull (%zu bytes) is as long as its answer "
+	   "(%zu, one value more than ours here)", len, alen);
+	w.buf[len - 1] = 1;
+	ok(mcd_msg_parse(w.buf, len, &m) == -EBADMSG,
+	   "stats pull: padding not zero, refused");
+	w.buf[len - 1] = 0;
+	ok(mcd_msg_parse(w.buf, len - 1, &m) == -EBADMSG,
+	   "stats pull: one byte short, refused");
+	memset(w.buf + MCD_HDR_LEN, 0, 4);
+	ok(mcd_msg_parse(w.buf, len, &m) == -EBADMSG,
+	   "stats pull: query 0, refused");
+	ok(mcd_msg_parse(a.buf, alen - 1, &m) == -EBADMSG,
+	   "stats: a value cut short, refused");
+	a.buf[MCD_HDR_LEN + 4] = 0;
+	a.buf[MCD_HDR_LEN + 5] = 0;
+	ok(mcd_msg_parse(a.buf, alen, &m) == -EBADMSG,
+	   "stats: count 0 with values, refused");
+	mcd_wbuf_begin(&a, MCD_MSG_STATS, 7, 99, 31);
+	for (i = 0; !mcd_wbuf_add_value(&a, i); i++)
+		;
+	ok(i == MCD_STATS_MAX, "stats: at most %u values", MCD_STATS_MAX);
+}
+
 static void proto_cases(void)
 {
 	static struct mcd_wbuf w;
@@ -1801,6 +1848,7 @@ static void proto_cases(void)
 	len = mcd_wbuf_end(&w);
 	ok(len == 24 && !mcd_msg_parse(w.buf, len, &m) &&
 	   m.version == 12345, "heartbeat parses back");
+	stats_cases();
 }
 
 int main(void)
