@@ -151,6 +151,42 @@ static struct nl_msg *group_msg(struct mcd_kernel *k, int cmd, uint32_t id,
 	return msg;
 }
 
+static int stats_reply(int cmd, struct nlattr **tb, void *arg)
+{
+	struct nlattr *st[MCAST_STATS_A_MAX + 1];
+	uint64_t *vals = arg;
+	int i;
+
+	(void)cmd;
+	if (!tb[MCAST_A_STATS] ||
+	    nla_parse_nested(st, MCAST_STATS_A_MAX, tb[MCAST_A_STATS], NULL) < 0)
+		return 0;
+	for (i = 0; i <= MCAST_STATS_A_MAX; i++) {
+		if (!st[i])
+			continue;
+		if (nla_len(st[i]) == 8)
+			vals[i] = nla_get_u64(st[i]);
+		else if (nla_len(st[i]) == 4)
+			vals[i] = nla_get_u32(st[i]);
+	}
+	return 0;
+}
+
+int mcd_kernel_stats(struct mcd_kernel *k,
+		     uint64_t vals[MCAST_STATS_A_MAX + 1])
+{
+	struct nl_msg *msg = ctl_nl_msg(&k->cmd, MCAST_CMD_STATS_GET, false, 0);
+	int i;
+
+	for (i = 0; i <= MCAST_STATS_A_MAX; i++)
+		vals[i] = UINT64_MAX;
+	if (!msg)
+		return -ENOMEM;
+	if (ctl_nl_request(&k->cmd, msg, stats_reply, vals))
+		return k->cmd.err ? k->cmd.err : -EIO;
+	return 0;
+}
+
 /* GROUP_GET of one group into the cache; a group gone leaves it. */
 static int kgroup_read(struct mcd_kernel *k, uint32_t id)
 {

@@ -41,6 +41,14 @@ struct mcd_kernel {
 	uint64_t installs, deletes, stale, resyncs;
 };
 
+/*
+ * The node's counters (STATS_GET): @vals[attr] for each MCAST_STATS_A_*
+ * up to MCAST_STATS_A_MAX the kernel reported, UINT64_MAX for the rest.
+ * 0 or -errno.
+ */
+int mcd_kernel_stats(struct mcd_kernel *k,
+		     uint64_t vals[MCAST_STATS_A_MAX + 1]);
+
 /* Connect both sockets; @rcvbuf (0: default) sizes the events socket's. */
 int mcd_kernel_open(struct mcd_kernel *k, const struct mcd_conf *conf,
 		    uint32_t self, int rcvbuf);
