@@ -33,6 +33,7 @@
 #include "proto.h"
 #include "sdnotify.h"
 #include "status.h"
+#include "cstats.h"
 
 #ifdef MCAST_VERSION
 #define MCASTD_VERSION MCAST_VERSION
@@ -64,11 +65,10 @@ static void to_sockaddr(const struct mcd_conf_node *n, uint16_t port,
 	sa->sin6_addr = n->addr;
 }
 
-static void on_send(void *ctx, uint32_t to, const void *buf, size_t len)
+void mcd_send(struct mcd *d, uint32_t to, const void *buf, size_t len)
 {
 	static unsigned char out[MCD_DGRAM_MAX + MCD_TRAILER_LEN];
 	const struct mcd_conf_node *n;
-	struct mcd *d = ctx;
 	struct sockaddr_in6 sa;
 
 	n = mcd_conf_node(&d->conf, to);
@@ -80,6 +80,11 @@ static void on_send(void *ctx, uint32_t to, const void *buf, size_t len)
 	if (sendto(d->udp, out, len, MSG_DONTWAIT, (struct sockaddr *)&sa,
 		   sizeof(sa)) < 0)
 		d->send_errors++;	/* the protocol repairs loss */
+}
+
+static void on_send(void *ctx, uint32_t to, const void *buf, size_t len)
+{
+	mcd_send(ctx, to, buf, len);
 }
 
 static bool group_static(const struct mcd *d, uint32_t id)
@@ -478,6 +483,27 @@ static bool fresh(struct mcd *d, const struct mcd_conf_node *n,
 				counter);
 }
 
+/*
+ * A STATS_PULL or STATS goes to cstats.c, not the view: it says nothing
+ * about membership.  True when it was one (taken or, malformed, counted).
+ */
+static bool to_cstats(struct mcd *d, uint32_t idx, const void *buf,
+		      size_t len)
+{
+	const unsigned char *p = buf;
+	struct mcd_msg m;
+
+	if (len < MCD_HDR_LEN ||
+	    (p[5] != MCD_MSG_STATS_PULL && p[5] != MCD_MSG_STATS))
+		return false;
+	if (mcd_msg_parse(buf, len, &m) || m.from != d->conf.nodes[idx].id) {
+		d->rx_bad_stats++;
+		return true;
+	}
+	mcd_cstats_input(d, idx, &m, now_ms());
+	return true;
+}
+
 static void read_udp(struct mcd *d)
 {
 	static unsigned char buf[MCD_DGRAM_MAX + MCD_TRAILER_LEN + 1];
@@ -511,50 +537,66 @@ static void read_udp(struct mcd *d)
 			d->rx_replayed++;
 			continue;
 		}
-		mcd_view_input(d->view, n->id, buf, len, now_ms());
+		if (!to_cstats(d, (uint32_t)(n - d->conf.nodes), buf, len))
+			mcd_view_input(d->view, n->id, buf, len, now_ms());
 	}
 }
 
 /*
- * One request datagram ("show", "show json") from a client's bound
- * socket; the answer goes back in datagrams of at most MCD_SHOW_CHUNK
- * bytes, then an empty one.  A client whose queue is full gets the rest
- * dropped (it sees no end and says so).
+ * An answer goes back in datagrams of at most MCD_SHOW_CHUNK bytes, then
+ * an empty one.  A client whose queue is full gets the rest dropped (it
+ * sees no end and says so).
  */
 #define MCD_SHOW_CHUNK	(64 << 10)
 
+void mcd_answer_client(struct mcd *d, const struct sockaddr_un *to,
+		       socklen_t tl, const char *out, size_t len)
+{
+	size_t off;
+
+	for (off = 0; off < len; off += MCD_SHOW_CHUNK) {
+		size_t c = len - off < MCD_SHOW_CHUNK ? len - off : MCD_SHOW_CHUNK;
+
+		if (sendto(d->unix_fd, out + off, c, MSG_DONTWAIT,
+			   (const struct sockaddr *)to, tl) < 0)
+			return;
+	}
+	sendto(d->unix_fd, "", 0, MSG_DONTWAIT, (const struct sockaddr *)to, tl);
+}
+
+/*
+ * One request datagram from a client's bound socket: "show", "show
+ * json" (answered at once), "stats", "stats json" (when the round of
+ * cstats.c ends).
+ */
 static void serve_unix(struct mcd *d)
 {
 	struct sockaddr_un from;
 	socklen_t fl = sizeof(from);
 	char req[64], *out = NULL;
-	size_t len = 0, off;
+	size_t len = 0;
 	ssize_t n;
 	FILE *f;
 
 	n = recvfrom(d->unix_fd, req, sizeof(req) - 1, 0,
 		     (struct sockaddr *)&from, &fl);
-	if (n <= 0 || fl <= sizeof(sa_family_t))
+	if (n <= 0 || fl <= sizeof(sa_family_t) || fl > sizeof(from))
 		return;		/* nothing, or no address to answer */
 	req[n] = 0;
+	if (!strncmp(req, "stats", 5)) {
+		mcd_cstats_request(d, &from, fl, strstr(req, "json") != NULL,
+				   now_ms());
+		return;
+	}
 	f = open_memstream(&out, &len);
 	if (!f)
 		return;
 	if (!strncmp(req, "show", 4))
 		mcd_show(d, f, strstr(req, "json") != NULL, now_ms());
 	else
-		fprintf(f, "error: unknown request (show, show json)\n");
+		fprintf(f, "error: unknown request (show, show json, stats, stats json)\n");
 	fclose(f);
-	for (off = 0; off < len; off += MCD_SHOW_CHUNK) {
-		size_t c = len - off < MCD_SHOW_CHUNK ? len - off : MCD_SHOW_CHUNK;
-
-		if (sendto(d->unix_fd, out + off, c, MSG_DONTWAIT,
-			   (struct sockaddr *)&from, fl) < 0)
-			break;
-	}
-	if (off >= len)
-		sendto(d->unix_fd, "", 0, MSG_DONTWAIT, (struct sockaddr *)&from,
-		       fl);
+	mcd_answer_client(d, &from, fl, out, len);
 	free(out);
 }
 
@@ -639,6 +681,8 @@ static int timeout_until(const struct mcd *d, uint64_t now)
 		next = d->status_next;
 	if (d->watchdog_ms && d->watchdog_next < next)
 		next = d->watchdog_next;
+	if (mcd_cstats_next(d) < next)
+		next = mcd_cstats_next(d);
 	return next <= now ? 0 : (int)(next - now > 60000 ? 60000 : next - now);
 }
 
@@ -663,6 +707,7 @@ static int run(struct mcd *d, bool uring)
 	while (!d->stop) {
 		now = now_ms();
 		mcd_view_tick(d->view, now);
+		mcd_cstats_tick(d, now);
 		tell_systemd(d, now);
 		err = mcd_loop_wait(&loop, timeout_until(d, now), ready);
 		if (err < 0) {
@@ -843,7 +888,7 @@ int main(int argc, char **argv)
 		goto out;
 	scan_rdma(&d);
 	d.replay = calloc(d.conf.nnodes, sizeof(*d.replay));
-	if (!d.replay) {
+	if (!d.replay || mcd_cstats_init(&d)) {
 		rc = MCASTCTL_EINPUT;
 		log_err("out of memory");
 		goto out;
@@ -880,6 +925,7 @@ out:
 		close(d.sig_fd);
 	mcd_auth_fini(&d.auth);
 	free(d.replay);
+	mcd_cstats_free(&d);
 	mcd_conf_free(&d.conf);
 	return rc;
 }

@@ -10,8 +10,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <sys/socket.h>
+#include <sys/un.h>
+
 #include "auth.h"
 #include "conf.h"
+#include "cstats.h"
 #include "kernel.h"
 #include "rdma.h"
 #include "replay.h"
@@ -46,8 +50,16 @@ struct mcd {
 	uint64_t rx_replayed;		/* ... seen before, or too old */
 	uint64_t rx_unauth;		/* datagrams whose tag was wrong */
 	uint64_t rx_stranger;		/* ... from no configured daemon */
+	uint64_t rx_bad_stats;		/* malformed STATS_PULL or STATS */
+	struct mcd_cstats cstats;	/* mcastctl cluster stats */
 	struct mcd_rdma rdma;		/* at start-up and SIGHUP */
 };
+
+/* Seals (with a cluster key) and sends one datagram to node @to's daemon. */
+void mcd_send(struct mcd *d, uint32_t to, const void *buf, size_t len);
+/* @out[0..len) then an empty datagram, to a client of the unix socket. */
+void mcd_answer_client(struct mcd *d, const struct sockaddr_un *to,
+		       socklen_t tl, const char *out, size_t len);
 
 /* "show" / "show json": the daemon's view, for mcastctl cluster show. */
 void mcd_show(struct mcd *d, FILE *f, bool json, uint64_t now_ms);

@@ -150,6 +150,11 @@ static void show_stats(struct mcd *d, struct json *j, FILE *f)
 			s.suspicions, s.refutations, s.deaths,
 			d->kernel.installs, d->kernel.deletes, d->kernel.stale,
 			d->kernel.resyncs);
+		fprintf(f, "cluster stats: %" PRIu64 " rounds; %" PRIu64
+			" answered, %" PRIu64 " refused (too soon), %" PRIu64
+			" late, %" PRIu64 " malformed\n", d->cstats.rounds,
+			d->cstats.answered, d->cstats.refused, d->cstats.late,
+			d->rx_bad_stats);
 		return;
 	}
 	json_key(j, "stats");
@@ -172,6 +177,11 @@ static void show_stats(struct mcd *d, struct json *j, FILE *f)
 	json_key_uint(j, "deletes", d->kernel.deletes);
 	json_key_uint(j, "stale", d->kernel.stale);
 	json_key_uint(j, "resyncs", d->kernel.resyncs);
+	json_key_uint(j, "stats_rounds", d->cstats.rounds);
+	json_key_uint(j, "stats_answered", d->cstats.answered);
+	json_key_uint(j, "stats_refused", d->cstats.refused);
+	json_key_uint(j, "stats_late", d->cstats.late);
+	json_key_uint(j, "stats_bad", d->rx_bad_stats);
 	json_obj_end(j);
 }
 
