@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * mcastctl cluster show: the cluster as the local mcastd sees it.  The
- * daemon renders it (text or JSON, one walk for both); this asks over its
- * unix socket and copies the answer.
+ * mcastctl cluster show and cluster stats: the cluster as the local mcastd
+ * sees it, and every node's counters as it collects them.  The daemon
+ * renders both (text or JSON); this asks over its unix socket and copies
+ * the answer.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -19,12 +20,17 @@
 void cmd_cluster_usage(FILE *f)
 {
 	fputs("usage: mcastctl cluster show [-j] [socket PATH]\n"
+	      "       mcastctl cluster stats [-j] [socket PATH]\n"
 	      "\n"
-	      "Every configured node as the local mcastd sees it (alive, suspect,\n"
-	      "dead; incarnation, version, when it was last heard, its groups), then\n"
-	      "every group with its members and the kernel's epoch, and the daemon's\n"
-	      "counters.  PATH: mcastd's socket (default $MCASTD_SOCKET or\n"
-	      MCASTD_SOCKET ").\n", f);
+	      "show: every configured node as the local mcastd sees it (alive,\n"
+	      "suspect, dead; incarnation, version, when it was last heard, its\n"
+	      "groups), then every group with its members and the kernel's epoch,\n"
+	      "and the daemon's counters.\n"
+	      "stats: every node's key kernel counters, a row each, and their\n"
+	      "totals, which the local mcastd asks every live node's mcastd for\n"
+	      "(a second at most; a node that does not answer says so).\n"
+	      "PATH: mcastd's socket (default $MCASTD_SOCKET or " MCASTD_SOCKET ").\n",
+	      f);
 }
 
 /*
@@ -69,19 +75,21 @@ static int ask(const char *what, const char *path, const char *req)
 
 int cmd_cluster(int argc, char **argv)
 {
-	const char *what = "cluster show";
 	const char *path = getenv("MCASTD_SOCKET");
-	bool json = mcastctl_json;
+	bool json = mcastctl_json, stats;
+	const char *what;
 	int i;
 
-	if (argc < 2 || strcmp(argv[1], "show")) {
+	stats = argc >= 2 && !strcmp(argv[1], "stats");
+	what = stats ? "cluster stats" : "cluster show";
+	if (argc < 2 || (!stats && strcmp(argv[1], "show"))) {
 		if (argc >= 2 && (!strcmp(argv[1], "-h") ||
 				  !strcmp(argv[1], "--help") ||
 				  !strcmp(argv[1], "help"))) {
 			cmd_cluster_usage(stdout);
 			return MCASTCTL_OK;
 		}
-		return usage_err("cluster", "expected \"show\"");
+		return usage_err("cluster", "expected \"show\" or \"stats\"");
 	}
 	for (i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--json"))
@@ -92,6 +100,8 @@ int cmd_cluster(int argc, char **argv)
 			return usage_err(what, "unexpected argument \"%.64s\"",
 					 argv[i]);
 	}
-	return ask(what, path && path[0] ? path : MCASTD_SOCKET,
-		   json ? "show json\n" : "show\n");
+	path = path && path[0] ? path : MCASTD_SOCKET;
+	if (stats)
+		return ask(what, path, json ? "stats json\n" : "stats\n");
+	return ask(what, path, json ? "show json\n" : "show\n");
 }
