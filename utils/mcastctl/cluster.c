@@ -67,23 +67,14 @@ static int ask(const char *what, const char *path, const char *req)
 	return MCASTCTL_OK;
 }
 
-int cmd_cluster(int argc, char **argv)
+static int cluster_show(int argc, char **argv)
 {
 	const char *what = "cluster show";
 	const char *path = getenv("MCASTD_SOCKET");
 	bool json = mcastctl_json;
 	int i;
 
-	if (argc < 2 || strcmp(argv[1], "show")) {
-		if (argc >= 2 && (!strcmp(argv[1], "-h") ||
-				  !strcmp(argv[1], "--help") ||
-				  !strcmp(argv[1], "help"))) {
-			cmd_cluster_usage(stdout);
-			return MCASTCTL_OK;
-		}
-		return usage_err("cluster", "expected \"show\"");
-	}
-	for (i = 2; i < argc; i++) {
+	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--json"))
 			json = true;
 		else if (!strcmp(argv[i], "socket") && i + 1 < argc)
@@ -94,4 +85,17 @@ int cmd_cluster(int argc, char **argv)
 	}
 	return ask(what, path && path[0] ? path : MCASTD_SOCKET,
 		   json ? "show json\n" : "show\n");
+}
+
+const struct verb cluster_verbs[] = {
+	{ "show", cluster_show, "socket= -j --json" },
+	{ NULL, NULL, NULL },
+};
+
+/* Unlike the kernel's objects, the verb is not optional. */
+int cmd_cluster(int argc, char **argv)
+{
+	if (argc < 2)
+		return usage_err("cluster", "expected \"show\"");
+	return run_verb("cluster", cluster_verbs, cmd_cluster_usage, argc, argv);
 }
