@@ -37,7 +37,8 @@
 #                        skips it too)
 #   make install         mcastctl and mcastmon into $(DESTDIR)$(BINDIR), mcastd
 #                        into $(SBINDIR), its systemd unit, the
-#                        modules-load.d entry, libmcast (install-lib), and
+#                        modules-load.d entry, their bash completion into
+#                        $(BASHCOMPDIR), libmcast (install-lib), and
 #                        the module (INSTALL_MOD_PATH defaults to $(DESTDIR))
 #   make install-tools   mcastbed, mcastbed-peers, mcastbed-routes,
 #                        mcastbed-swroutes, mcastperf and mcastsim into
@@ -50,7 +51,7 @@
 #
 # Variables: CC, CFLAGS/EXTRA_CFLAGS/CPPFLAGS/LDFLAGS/LDLIBS (added after ours),
 # V=1 (verbose), W=1 (extra kernel warnings), DESTDIR, PREFIX, BINDIR,
-# LIBDIR, INCLUDEDIR, MANDIR, PKGCONFIGDIR, PKG_CONFIG,
+# LIBDIR, INCLUDEDIR, MANDIR, PKGCONFIGDIR, PKG_CONFIG, BASHCOMPDIR,
 # KERNELRELEASE (default: the newest version with /lib/modules/*/build),
 # KDIR (default: /lib/modules/$(KERNELRELEASE)/build).
 
@@ -641,9 +642,16 @@ install-system:
 	$(INSTALL) -m 0644 systemd/mcast-metrics.timer $(DESTDIR)$(UNITDIR)/mcast-metrics.timer
 	$(INSTALL) -m 0644 daemon/mcastd.conf.example \
 		$(DESTDIR)$(SYSCONFDIR)/mcast/mcastd.conf.example
+# bash completion: one script, loaded by whichever of the three names is
+# completed first (bash-completion looks a file up by the command's name).
+BASHCOMPDIR ?= /usr/share/bash-completion/completions
 install-bin: $(CTL) $(MON) $(MCD)
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) \
-		$(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man5
+		$(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man5 \
+		$(DESTDIR)$(BASHCOMPDIR)
+	$(INSTALL) -m 0644 utils/completion/mcast.bash $(DESTDIR)$(BASHCOMPDIR)/mcastctl
+	ln -sf mcastctl $(DESTDIR)$(BASHCOMPDIR)/mcastd
+	ln -sf mcastctl $(DESTDIR)$(BASHCOMPDIR)/mcastmon
 	$(if $(MCD),$(INSTALL) -m 0755 $(MCD) $(DESTDIR)$(SBINDIR)/mcastd)
 	$(if $(MCD),$(INSTALL) -m 0644 daemon/mcastd.8 $(DESTDIR)$(MANDIR)/man8)
 	$(if $(MCD),$(INSTALL) -m 0644 daemon/mcastd.conf.5 $(DESTDIR)$(MANDIR)/man5)
