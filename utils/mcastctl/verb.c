@@ -59,14 +59,14 @@ static void put_word(const char *s, size_t len)
 /* Prints each "|"-separated word of @s's first @len bytes, one a line. */
 static void put_values(const char *s, size_t len)
 {
-	size_t n;
+	const char *end = s + len, *bar;
 
-	for (; len; s += n + (n < len), len -= n + (n < len)) {
-		n = strcspn(s, "|");
-		if (n > len)
-			n = len;
-		if (n)
-			put_word(s, n);
+	for (; s < end; s = bar + 1) {
+		bar = memchr(s, '|', end - s);
+		if (!bar)
+			bar = end;
+		if (bar > s)
+			put_word(s, bar - s);
 	}
 }
 
