@@ -36,12 +36,16 @@
 #                        unless staged (INSTALL_MOD_PATH set; DEPMOD=true
 #                        skips it too)
 #   make install         mcastctl and mcastmon into $(DESTDIR)$(BINDIR), mcastd
-#                        into $(SBINDIR), its systemd unit, the
-#                        modules-load.d entry, libmcast (install-lib), and
-#                        the module (INSTALL_MOD_PATH defaults to $(DESTDIR))
+#                        into $(SBINDIR), their man pages and mcast(7), its
+#                        systemd unit, the modules-load.d entry, their bash
+#                        completion into $(BASHCOMPDIR), libmcast
+#                        (install-lib), and the module (INSTALL_MOD_PATH
+#                        defaults to $(DESTDIR))
 #   make install-tools   mcastbed, mcastbed-peers, mcastbed-routes,
 #                        mcastbed-swroutes, mcastperf and mcastsim into
-#                        $(DESTDIR)$(BINDIR), mcastsim(1) into $(MANDIR)
+#                        $(DESTDIR)$(BINDIR), mcastsim(1), mcastperf(1) and
+#                        mcastbed(8) into $(MANDIR)
+#   make man             the man pages under build/man/, with the version
 #   make install-lib     libmcast.so.1, its headers, libmcast.pc and man pages
 #                        under $(DESTDIR)$(PREFIX)
 #   make checkpatch      checkpatch.pl over kmod/ and plan/
@@ -50,7 +54,7 @@
 #
 # Variables: CC, CFLAGS/EXTRA_CFLAGS/CPPFLAGS/LDFLAGS/LDLIBS (added after ours),
 # V=1 (verbose), W=1 (extra kernel warnings), DESTDIR, PREFIX, BINDIR,
-# LIBDIR, INCLUDEDIR, MANDIR, PKGCONFIGDIR, PKG_CONFIG,
+# LIBDIR, INCLUDEDIR, MANDIR, PKGCONFIGDIR, PKG_CONFIG, BASHCOMPDIR,
 # KERNELRELEASE (default: the newest version with /lib/modules/*/build),
 # KDIR (default: /lib/modules/$(KERNELRELEASE)/build).
 
@@ -167,7 +171,7 @@ MCL_DIR := $(B)/lib
 MCL := $(MCL_DIR)/$(MCL_REAL)
 MCL_LINKS := $(MCL_DIR)/$(MCL_SONAME) $(MCL_DIR)/libmcast.so
 MCL_PC := $(MCL_DIR)/libmcast.pc
-MCL_MANS := $(sort $(wildcard libmcast/man/*.3))
+MCL_MANS := $(patsubst %,$(B)/man/%,$(sort $(wildcard libmcast/man/*.3)))
 EXAMPLES := $(patsubst libmcast/examples/%.c,$(B)/examples/%,\
 	    $(sort $(wildcard libmcast/examples/*.c)))
 
@@ -281,6 +285,19 @@ $(B)/libtest/%: $(B)/obj/tests/lib/%.o $(MCL_LINKS)
 
 .PHONY: FORCE
 FORCE:
+
+# Man pages: each source's .TH says "mcast @VERSION@", which becomes
+# dkms.conf's version under build/man/ (what make install installs), so
+# no two pages can name different versions.  .so pages pass unchanged.
+MAN_SRCS := $(sort $(wildcard daemon/*.[1-8] kmod/*.[1-8] utils/*/*.[1-8] \
+	    libmcast/man/*.3))
+MAN_OUT := $(MAN_SRCS:%=$(B)/man/%)
+$(MAN_OUT): $(B)/man/%: % dkms.conf
+	$(quiet) GEN $@
+	$(Q)mkdir -p $(@D)
+	$(Q)sed 's|@VERSION@|$(VERSION)|g' $< > $@
+.PHONY: man
+man: $(MAN_OUT)
 
 $(B)/bench/%: $(B)/obj/tests/bench/%.o $(LIB)
 	$(quiet) LD $@
@@ -412,7 +429,7 @@ userspace: $(PERF) $(SIM) $(BEDPEERS) $(BEDROUTES) $(BEDSWROUTES)
 
 .PHONY: all userspace lib libmcast mcastctl mcastmon examples benches
 all: userspace $(if $(HAVE_KDIR),module,module-skip)
-userspace: $(LIB) $(CTL) $(MON) $(PROBE) $(FORGE) $(FUZZPEER) libmcast $(EXAMPLES) $(VMLTESTS) $(BENCHES)
+userspace: man $(LIB) $(CTL) $(MON) $(PROBE) $(FORGE) $(FUZZPEER) libmcast $(EXAMPLES) $(VMLTESTS) $(BENCHES)
 lib: $(LIB)
 libmcast: $(MCL) $(MCL_LINKS) $(MCL_PC)
 mcastctl: $(CTL)
@@ -599,16 +616,20 @@ bench-peers: userspace
 
 # The testbed and benchmark tools (not part of `make install`).
 .PHONY: install-tools
-install-tools: $(PERF) $(SIM) $(BEDPEERS) $(BEDROUTES) $(BEDSWROUTES)
+install-tools: $(PERF) $(SIM) $(BEDPEERS) $(BEDROUTES) $(BEDSWROUTES) man
 	$(INSTALL) -d $(DESTDIR)$(BINDIR)
-	$(INSTALL) -m 0755 utils/mcastbed/mcastbed $(DESTDIR)$(BINDIR)/mcastbed
+	sed 's|@VERSION@|$(VERSION)|g' utils/mcastbed/mcastbed > $(DESTDIR)$(BINDIR)/mcastbed
+	chmod 0755 $(DESTDIR)$(BINDIR)/mcastbed
 	$(INSTALL) -m 0755 $(BEDPEERS) $(DESTDIR)$(BINDIR)/mcastbed-peers
 	$(INSTALL) -m 0755 $(BEDROUTES) $(DESTDIR)$(BINDIR)/mcastbed-routes
 	$(INSTALL) -m 0755 $(BEDSWROUTES) $(DESTDIR)$(BINDIR)/mcastbed-swroutes
 	$(INSTALL) -m 0755 $(PERF) $(DESTDIR)$(BINDIR)/mcastperf
 	$(INSTALL) -m 0755 $(SIM) $(DESTDIR)$(BINDIR)/mcastsim
 	$(INSTALL) -d $(DESTDIR)$(MANDIR)/man1
-	$(INSTALL) -m 0644 utils/mcastsim/mcastsim.1 $(DESTDIR)$(MANDIR)/man1
+	$(INSTALL) -m 0644 $(B)/man/utils/mcastsim/mcastsim.1 \
+		$(B)/man/utils/mcastperf/mcastperf.1 $(DESTDIR)$(MANDIR)/man1
+	$(INSTALL) -d $(DESTDIR)$(MANDIR)/man8
+	$(INSTALL) -m 0644 $(B)/man/utils/mcastbed/mcastbed.8 $(DESTDIR)$(MANDIR)/man8
 
 .PHONY: install install-bin install-lib
 install: install-bin install-lib install-system $(if $(HAVE_KDIR),modules_install,module-skip)
@@ -641,18 +662,26 @@ install-system:
 	$(INSTALL) -m 0644 systemd/mcast-metrics.timer $(DESTDIR)$(UNITDIR)/mcast-metrics.timer
 	$(INSTALL) -m 0644 daemon/mcastd.conf.example \
 		$(DESTDIR)$(SYSCONFDIR)/mcast/mcastd.conf.example
-install-bin: $(CTL) $(MON) $(MCD)
+# bash completion: one script, loaded by whichever of the three names is
+# completed first (bash-completion looks a file up by the command's name).
+BASHCOMPDIR ?= /usr/share/bash-completion/completions
+install-bin: $(CTL) $(MON) $(MCD) man
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) \
-		$(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man5
+		$(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man5 \
+		$(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(BASHCOMPDIR)
+	$(INSTALL) -m 0644 utils/completion/mcast.bash $(DESTDIR)$(BASHCOMPDIR)/mcastctl
+	ln -sf mcastctl $(DESTDIR)$(BASHCOMPDIR)/mcastd
+	ln -sf mcastctl $(DESTDIR)$(BASHCOMPDIR)/mcastmon
 	$(if $(MCD),$(INSTALL) -m 0755 $(MCD) $(DESTDIR)$(SBINDIR)/mcastd)
-	$(if $(MCD),$(INSTALL) -m 0644 daemon/mcastd.8 $(DESTDIR)$(MANDIR)/man8)
-	$(if $(MCD),$(INSTALL) -m 0644 daemon/mcastd.conf.5 $(DESTDIR)$(MANDIR)/man5)
+	$(if $(MCD),$(INSTALL) -m 0644 $(B)/man/daemon/mcastd.8 $(DESTDIR)$(MANDIR)/man8)
+	$(if $(MCD),$(INSTALL) -m 0644 $(B)/man/daemon/mcastd.conf.5 $(DESTDIR)$(MANDIR)/man5)
 	$(if $(CTL),$(INSTALL) -m 0755 $(CTL) $(DESTDIR)$(BINDIR)/mcastctl)
-	$(if $(CTL),$(INSTALL) -m 0644 utils/mcastctl/mcastctl.8 $(DESTDIR)$(MANDIR)/man8)
+	$(if $(CTL),$(INSTALL) -m 0644 $(B)/man/utils/mcastctl/mcastctl.8 $(DESTDIR)$(MANDIR)/man8)
 	$(if $(MON),$(INSTALL) -m 0755 $(MON) $(DESTDIR)$(BINDIR)/mcastmon)
-	$(if $(MON),$(INSTALL) -m 0644 utils/mcastmon/mcastmon.8 $(DESTDIR)$(MANDIR)/man8)
+	$(if $(MON),$(INSTALL) -m 0644 $(B)/man/utils/mcastmon/mcastmon.8 $(DESTDIR)$(MANDIR)/man8)
+	$(INSTALL) -m 0644 $(B)/man/kmod/mcast.7 $(DESTDIR)$(MANDIR)/man7
 
-install-lib: libmcast
+install-lib: libmcast man
 	$(INSTALL) -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) \
 		$(DESTDIR)$(INCLUDEDIR)/linux $(DESTDIR)$(MANDIR)/man3
 	$(INSTALL) -m 0755 $(MCL) $(DESTDIR)$(LIBDIR)/$(MCL_REAL)

@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 
+#include "complete.h"
 #include "keyfile.h"
 #include "loop.h"
 #include "log.h"
@@ -750,24 +751,32 @@ struct opts {
 	int rcvbuf;
 };
 
+/* The options; --complete lists them (utils/completion/mcast.bash). */
+static const struct option lo[] = {
+	{ "config", required_argument, NULL, 'c' },
+	{ "check", no_argument, NULL, 'C' },
+	{ "node", required_argument, NULL, 'n' },
+	{ "socket", required_argument, NULL, 'S' },
+	{ "poll", no_argument, NULL, 'P' },
+	{ "events-rcvbuf", required_argument, NULL, 'R' },
+	{ "log-time", no_argument, NULL, 'T' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
 static int parse_args(int argc, char **argv, struct opts *o)
 {
-	static const struct option lo[] = {
-		{ "config", required_argument, NULL, 'c' },
-		{ "check", no_argument, NULL, 'C' },
-		{ "node", required_argument, NULL, 'n' },
-		{ "socket", required_argument, NULL, 'S' },
-		{ "poll", no_argument, NULL, 'P' },
-		{ "events-rcvbuf", required_argument, NULL, 'R' },
-		{ "log-time", no_argument, NULL, 'T' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
 	int c;
 	u32 v;
+
+	if (argc >= 2 && !strcmp(argv[1], COMPLETE_ARG)) {
+		complete_opts((const struct option *const[]){ lo, NULL },
+			      argc - 2, argv + 2);
+		exit(0);
+	}
 
 	while ((c = getopt_long(argc, argv, "c:vqhV", lo, NULL)) != -1) {
 		switch (c) {

@@ -73,25 +73,15 @@ static int ask(const char *what, const char *path, const char *req)
 	return MCASTCTL_OK;
 }
 
-int cmd_cluster(int argc, char **argv)
+/* show or stats: argv[0] the verb, then -j and socket PATH */
+static int cluster_ask(int argc, char **argv, bool stats)
 {
+	const char *what = stats ? "cluster stats" : "cluster show";
 	const char *path = getenv("MCASTD_SOCKET");
-	bool json = mcastctl_json, stats;
-	const char *what;
+	bool json = mcastctl_json;
 	int i;
 
-	stats = argc >= 2 && !strcmp(argv[1], "stats");
-	what = stats ? "cluster stats" : "cluster show";
-	if (argc < 2 || (!stats && strcmp(argv[1], "show"))) {
-		if (argc >= 2 && (!strcmp(argv[1], "-h") ||
-				  !strcmp(argv[1], "--help") ||
-				  !strcmp(argv[1], "help"))) {
-			cmd_cluster_usage(stdout);
-			return MCASTCTL_OK;
-		}
-		return usage_err("cluster", "expected \"show\" or \"stats\"");
-	}
-	for (i = 2; i < argc; i++) {
+	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--json"))
 			json = true;
 		else if (!strcmp(argv[i], "socket") && i + 1 < argc)
@@ -104,4 +94,28 @@ int cmd_cluster(int argc, char **argv)
 	if (stats)
 		return ask(what, path, json ? "stats json\n" : "stats\n");
 	return ask(what, path, json ? "show json\n" : "show\n");
+}
+
+static int cluster_show(int argc, char **argv)
+{
+	return cluster_ask(argc, argv, false);
+}
+
+static int cluster_stats(int argc, char **argv)
+{
+	return cluster_ask(argc, argv, true);
+}
+
+const struct verb cluster_verbs[] = {
+	{ "show", cluster_show, "socket= -j --json" },
+	{ "stats", cluster_stats, "socket= -j --json" },
+	{ NULL, NULL, NULL },
+};
+
+/* Unlike the kernel's objects, the verb is not optional. */
+int cmd_cluster(int argc, char **argv)
+{
+	if (argc < 2)
+		return usage_err("cluster", "expected \"show\" or \"stats\"");
+	return run_verb("cluster", cluster_verbs, cmd_cluster_usage, argc, argv);
 }

@@ -572,17 +572,18 @@ static int node_set(int argc, char **argv)
 	return err;
 }
 
+const struct verb node_verbs[] = {
+	{ "show", node_show, "-j --json" },
+	{ "set", node_set, "topology= coord= port= transport=udp|tcp rto= "
+	  "retries= algorithm=auto|u-torus|s-torus|md-torus|mu-torus|binomial|"
+	  "u-cube|maxport|combine|w-sort|ring|rb|rb-all-port key=none key-id= "
+	  "key-next= key-use= key-drop=" },
+	{ NULL, NULL, NULL },
+};
+
 int cmd_node(int argc, char **argv)
 {
-	if (argc < 2 || !strcmp(argv[1], "show"))
-		return node_show(argc < 2 ? 1 : argc - 1, argv + (argc < 2 ? 0 : 1));
-	if (!strcmp(argv[1], "set"))
-		return node_set(argc - 1, argv + 1);
-	if (is_help(argv[1])) {
-		cmd_node_usage(stdout);
-		return MCASTCTL_OK;
-	}
-	return usage_err("node", "unknown command \"%.64s\" (show, set)", argv[1]);
+	return run_verb("node", node_verbs, cmd_node_usage, argc, argv);
 }
 
 /* ------------------------------------------------------------------ peer */
@@ -945,20 +946,16 @@ static int peer_del(int argc, char **argv)
 	return err;
 }
 
+const struct verb peer_verbs[] = {
+	{ "show", peer_show, "id= -s --stats -j --json" },
+	{ "add", peer_add, "id= addr= port=" },
+	{ "del", peer_del, "id=" },
+	{ NULL, NULL, NULL },
+};
+
 int cmd_peer(int argc, char **argv)
 {
-	if (argc < 2 || !strcmp(argv[1], "show"))
-		return peer_show(argc < 2 ? 1 : argc - 1, argv + (argc < 2 ? 0 : 1));
-	if (!strcmp(argv[1], "add"))
-		return peer_add(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "del"))
-		return peer_del(argc - 1, argv + 1);
-	if (is_help(argv[1])) {
-		cmd_peer_usage(stdout);
-		return MCASTCTL_OK;
-	}
-	return usage_err("peer", "unknown command \"%.64s\" (show, add, del)",
-			 argv[1]);
+	return run_verb("peer", peer_verbs, cmd_peer_usage, argc, argv);
 }
 
 /* ----------------------------------------------------------------- group */
@@ -1264,20 +1261,25 @@ static int group_del(int argc, char **argv)
 	return err;
 }
 
+static int group_add(int argc, char **argv)
+{
+	return group_add_set(argc, argv, false);
+}
+
+static int group_set(int argc, char **argv)
+{
+	return group_add_set(argc, argv, true);
+}
+
+const struct verb group_verbs[] = {
+	{ "show", group_show, "-j --json" },
+	{ "add", group_add, "members" },
+	{ "set", group_set, "epoch= managed=0|1 members" },
+	{ "del", group_del, "epoch= managed=0|1" },
+	{ NULL, NULL, NULL },
+};
+
 int cmd_group(int argc, char **argv)
 {
-	if (argc < 2 || !strcmp(argv[1], "show"))
-		return group_show(argc < 2 ? 1 : argc - 1, argv + (argc < 2 ? 0 : 1));
-	if (!strcmp(argv[1], "add"))
-		return group_add_set(argc - 1, argv + 1, false);
-	if (!strcmp(argv[1], "set"))
-		return group_add_set(argc - 1, argv + 1, true);
-	if (!strcmp(argv[1], "del"))
-		return group_del(argc - 1, argv + 1);
-	if (is_help(argv[1])) {
-		cmd_group_usage(stdout);
-		return MCASTCTL_OK;
-	}
-	return usage_err("group", "unknown command \"%.64s\" (show, add, set, del)",
-			 argv[1]);
+	return run_verb("group", group_verbs, cmd_group_usage, argc, argv);
 }

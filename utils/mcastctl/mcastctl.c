@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "complete.h"
 #include "mcastctl.h"
 
 struct command {
@@ -17,21 +18,22 @@ struct command {
 	int (*run)(int argc, char **argv);
 	void (*usage)(FILE *f);
 	const char *summary;
+	const struct verb *verbs;	/* NULL: plan, whose options are getopt's */
 };
 
 static const struct command commands[] = {
 	{ "plan", cmd_plan, cmd_plan_usage,
-	  "show how a multicast would be routed (offline)" },
+	  "show how a multicast would be routed (offline)", NULL },
 	{ "node", cmd_node, cmd_node_usage,
-	  "show or set this node's topology and coordinate" },
+	  "show or set this node's topology and coordinate", node_verbs },
 	{ "peer", cmd_peer, cmd_peer_usage,
-	  "show, add or delete peers (other nodes' addresses)" },
+	  "show, add or delete peers (other nodes' addresses)", peer_verbs },
 	{ "group", cmd_group, cmd_group_usage,
-	  "show, add, set or delete groups and their members" },
+	  "show, add, set or delete groups and their members", group_verbs },
 	{ "stats", cmd_stats, cmd_stats_usage,
-	  "show the node's and the groups' counters" },
+	  "show the node's and the groups' counters", stats_verbs },
 	{ "cluster", cmd_cluster, cmd_cluster_usage,
-	  "show the cluster as the local mcastd sees it" },
+	  "show the cluster as the local mcastd sees it", cluster_verbs },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -135,10 +137,54 @@ static int batch(const char *path, bool force)
 	return worst;
 }
 
+/* The words before the command: main's options, in the order it takes them. */
+static const char *const lead_words[] = {
+	"-j", "--json", "-force", "-batch", "--help", "--version", "help", NULL,
+};
+
+static bool is_lead(const char *w)
+{
+	return !strcmp(w, "-j") || !strcmp(w, "--json") || !strcmp(w, "-force");
+}
+
+/*
+ * mcastctl --complete WORD...: what may follow WORD... (the line so far,
+ * without mcastctl and the word being typed), one a line, from the tables
+ * the parser uses.  For utils/completion/mcast.bash; not in the usage.
+ */
+static int complete(int n, char **words)
+{
+	const struct command *c;
+	size_t i;
+
+	while (n > 0 && is_lead(words[0])) {
+		n--;
+		words++;
+	}
+	if (n == 0) {
+		for (i = 0; lead_words[i]; i++)
+			puts(lead_words[i]);
+	}
+	if (n == 0 || (n == 1 && !strcmp(words[0], "help"))) {
+		for (i = 0; i < NCOMMANDS; i++)
+			puts(commands[i].name);
+		return MCASTCTL_OK;
+	}
+	c = find(words[0]);
+	if (c && c->verbs)
+		complete_verbs(c->verbs, n - 1, words + 1);
+	else if (c)
+		complete_opts(plan_opt_tables, n - 1, words + 1);
+	return MCASTCTL_OK;
+}
+
 int main(int argc, char **argv)
 {
 	const struct command *c;
 	bool force = false;
+
+	if (argc >= 2 && !strcmp(argv[1], COMPLETE_ARG))
+		return complete(argc - 2, argv + 2);
 
 	/* -j / --json before the command: JSON from every show */
 	if (argc >= 2 && (!strcmp(argv[1], "-j") || !strcmp(argv[1], "--json"))) {

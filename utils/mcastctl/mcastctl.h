@@ -21,6 +21,27 @@
 /* -j before the command: JSON output for every show command. */
 extern bool mcastctl_json;
 
+/*
+ * A command's verbs (verb.c): run_verb dispatches on the table, the first
+ * verb when none is given; complete_verbs lists it for --complete.
+ * @words: what the verb takes, for completion only: "kw" a flag or a
+ * keyword, "kw=" one that takes a value, "kw=a|b" one of those values.
+ * A table ends with { NULL }.
+ */
+struct verb {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *words;
+};
+
+int run_verb(const char *what, const struct verb *verbs,
+	     void (*usage)(FILE *f), int argc, char **argv);
+/* @words (@n): what follows the command's name on the line so far. */
+void complete_verbs(const struct verb *verbs, int n, char **words);
+
+extern const struct verb node_verbs[], peer_verbs[], group_verbs[];
+extern const struct verb stats_verbs[], cluster_verbs[];
+
 /* A command gets argv from its own name on (argv[0] is "plan"). */
 int cmd_plan(int argc, char **argv);
 void cmd_plan_usage(FILE *f);
@@ -39,6 +60,9 @@ int cmd_plan_cube(int argc, char **argv);
  * --topology mesh:..., which only rb takes.
  */
 int cmd_plan_rb(int argc, char **argv);
+
+/* The planners' getopt_long tables, for --complete (NULL-terminated). */
+extern const struct option *const plan_opt_tables[];
 
 /* plan.c's --random: uniform in [0, @n) from splitmix64 state @x. */
 uint32_t rand_below(uint64_t *x, uint32_t n);

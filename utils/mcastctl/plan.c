@@ -48,7 +48,7 @@ struct plan {
 
 enum { OPT_SEED = 256, OPT_HOPS, OPT_TREE };
 
-static const struct option long_opts[] = {
+const struct option plan_long_opts[] = {
 	{ "topology", required_argument, NULL, 't' },
 	{ "algorithm", required_argument, NULL, 'a' },
 	{ "source", required_argument, NULL, 's' },
@@ -96,29 +96,29 @@ static int parse_opts(struct plan_opts *o, int argc, char **argv)
 	opterr = 0;
 	optind = 1;
 	while (!err &&
-	       (c = getopt_long(argc, argv, ":t:a:s:d:f:r:jh", long_opts,
+	       (c = getopt_long(argc, argv, ":t:a:s:d:f:r:jh", plan_long_opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 't':
-			err = plan_set_once(long_opts, &o->topology, c);
+			err = plan_set_once(plan_long_opts, &o->topology, c);
 			break;
 		case 'a':
-			err = plan_set_once(long_opts, &o->algorithm, c);
+			err = plan_set_once(plan_long_opts, &o->algorithm, c);
 			break;
 		case 's':
-			err = plan_set_once(long_opts, &o->source, c);
+			err = plan_set_once(plan_long_opts, &o->source, c);
 			break;
 		case 'd':
 			o->dest[o->ndest++] = optarg;
 			break;
 		case 'f':
-			err = plan_set_once(long_opts, &o->dests_file, c);
+			err = plan_set_once(plan_long_opts, &o->dests_file, c);
 			break;
 		case 'r':
-			err = plan_set_once(long_opts, &o->random, c);
+			err = plan_set_once(plan_long_opts, &o->random, c);
 			break;
 		case OPT_SEED:
-			err = plan_set_once(long_opts, &o->seed, c);
+			err = plan_set_once(plan_long_opts, &o->seed, c);
 			break;
 		case 'j':
 			o->json = true;
@@ -133,7 +133,7 @@ static int parse_opts(struct plan_opts *o, int argc, char **argv)
 			cmd_plan_usage(stdout);
 			return -1;
 		default:
-			return plan_bad_option(long_opts, c, argv);
+			return plan_bad_option(plan_long_opts, c, argv);
 		}
 	}
 	return err ? err : check_opts(o, argc, argv);

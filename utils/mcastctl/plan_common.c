@@ -15,6 +15,14 @@
 
 #include "mcastctl.h"
 
+/* Each planner's table (plan.c, plan_cube.c, plan_rb.c, plan_switch.c). */
+extern const struct option plan_long_opts[], cube_long_opts[];
+extern const struct option rb_long_opts[], sw_long_opts[];
+
+const struct option *const plan_opt_tables[] = {
+	plan_long_opts, cube_long_opts, rb_long_opts, sw_long_opts, NULL,
+};
+
 int plan_err(int status, const char *fmt, ...)
 {
 	va_list ap;

@@ -91,7 +91,7 @@ enum {
 
 #define RB_SHORT_OPTS	":t:a:s:d:f:r:jh"
 
-static const struct option rb_long_opts[] = {
+const struct option rb_long_opts[] = {
 	{ "topology", required_argument, NULL, 't' },
 	{ "algorithm", required_argument, NULL, 'a' },
 	{ "port", required_argument, NULL, OPT_PORT },

@@ -80,7 +80,7 @@ enum { OPT_SEED = 256, OPT_HOPS, OPT_TREE, OPT_ROUTE, OPT_COMPARE };
 #define SW_SHORT_OPTS	":t:a:s:d:f:r:jh"
 
 /* plan.c's options and the switch-only ones. */
-static const struct option sw_long_opts[] = {
+const struct option sw_long_opts[] = {
 	{ "topology", required_argument, NULL, 't' },
 	{ "algorithm", required_argument, NULL, 'a' },
 	{ "route", required_argument, NULL, OPT_ROUTE },

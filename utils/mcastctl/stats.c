@@ -401,13 +401,13 @@ static int stats_show(int argc, char **argv)
 	return o.json ? jout_end(&jo, what, err) : stats_text(what, &o, &c, err);
 }
 
+const struct verb stats_verbs[] = {
+	{ "show", stats_show, "group= -j --json -z --zeros -a --all -d --delta "
+	  "--prometheus" },
+	{ NULL, NULL, NULL },
+};
+
 int cmd_stats(int argc, char **argv)
 {
-	if (argc < 2 || !strcmp(argv[1], "show"))
-		return stats_show(argc < 2 ? 1 : argc - 1, argv + (argc < 2 ? 0 : 1));
-	if (is_help(argv[1])) {
-		cmd_stats_usage(stdout);
-		return MCASTCTL_OK;
-	}
-	return usage_err("stats", "unknown command \"%.64s\" (show)", argv[1]);
+	return run_verb("stats", stats_verbs, cmd_stats_usage, argc, argv);
 }

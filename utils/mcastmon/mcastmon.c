@@ -24,6 +24,7 @@
 #include <netlink/genl/ctrl.h>
 #include <netlink/genl/genl.h>
 
+#include "complete.h"
 #include "json.h"
 #include "mcastctl.h"
 #include "nl.h"
@@ -458,6 +459,12 @@ int main(int argc, char **argv)
 	u64 v;
 	int c, grp, ctrl_grp, err;
 
+	/* the words bash may complete (utils/completion/mcast.bash) */
+	if (argc >= 2 && !strcmp(argv[1], COMPLETE_ARG)) {
+		complete_opts((const struct option *const[]){ opts, NULL },
+			      argc - 2, argv + 2);
+		return MON_OK;
+	}
 	ctl_nl_prog = "mcastmon";
 	while ((c = getopt_long(argc, argv, "jc:hV", opts, NULL)) != -1) {
 		switch (c) {
