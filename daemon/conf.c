@@ -43,7 +43,7 @@ enum key {
 
 #define KEY_NAMES "topology, port, control_port, transport, algorithm, " \
 		  "heartbeat, suspect, dead, sync, monitors, key"
-#define NODE_ALGOS "auto, u-torus, s-torus, md-torus, mu-torus:R, binomial, " \
+#define CONF_ALGOS "auto, u-torus, s-torus, md-torus, mu-torus:R, binomial, " \
 	"u-cube, maxport, combine, w-sort, ring, rb or rb-all-port"
 
 struct parser {
@@ -282,7 +282,7 @@ static int set_algorithm(struct parser *p, const char *v)
 			break;
 	}
 	if (i == n)
-		return perr(p, "algorithm \"%s\": expected " NODE_ALGOS, q);
+		return perr(p, "algorithm \"%s\": expected " CONF_ALGOS, q);
 	if (i == 0) {
 		if (v[len])
 			return perr(p, "algorithm \"%s\" takes no parameter", q);
