@@ -14,40 +14,14 @@
 
 #include "kernel.h"
 #include "log.h"
-
-static const char *const algo_names[__MCAST_ALGORITHM_MAX] = {
-	[MCAST_ALGORITHM_AUTO] = "auto",
-	[MCAST_ALGORITHM_UTORUS] = "u-torus",
-	[MCAST_ALGORITHM_STORUS] = "s-torus",
-	[MCAST_ALGORITHM_MDTORUS] = "md-torus",
-	[MCAST_ALGORITHM_MUTORUS] = "mu-torus",
-	[MCAST_ALGORITHM_BINOMIAL] = "binomial",
-	[MCAST_ALGORITHM_UCUBE] = "u-cube",
-	[MCAST_ALGORITHM_MAXPORT] = "maxport",
-	[MCAST_ALGORITHM_COMBINE] = "combine",
-	[MCAST_ALGORITHM_WSORT] = "w-sort",
-	[MCAST_ALGORITHM_RING] = "ring",
-	[MCAST_ALGORITHM_RB] = "rb",
-	[MCAST_ALGORITHM_RB_ALL_PORT] = "rb-all-port",
-};
+#include "parse.h"
 
 /* "mu-torus:4" into (MCAST_ALGORITHM_MUTORUS, 4); conf.c checked it. */
 static int algo_of(const char *s, uint8_t *algo, uint32_t *r)
 {
-	size_t len = strcspn(s, ":");
-	uint8_t i;
+	char err[PARSE_ERR_MAX];
 
-	*r = 0;
-	for (i = 0; i < __MCAST_ALGORITHM_MAX; i++)
-		if (algo_names[i] && strlen(algo_names[i]) == len &&
-		    !strncmp(s, algo_names[i], len))
-			break;
-	if (i == __MCAST_ALGORITHM_MAX)
-		return -EINVAL;
-	*algo = i;
-	if (s[len] == ':')
-		*r = strtoul(s + len + 1, NULL, 10);
-	return 0;
+	return parse_node_algo(s, algo, r, err) ? -EINVAL : 0;
 }
 
 /* The file's algorithm, if it names one, against the kernel's. */
