@@ -408,9 +408,9 @@ static int node_set(int argc, char **argv)
 	struct ctl_node node;
 	struct mc_torus t;
 	struct ctl_nl nl;
+	struct ctl_node_set set;
 	struct nl_msg *msg;
-	struct nlattr *nest;
-	u16 dims[MC_MAX_DIMS], sigma[MC_MAX_DIMS];
+	u16 sigma[MC_MAX_DIMS];
 	u32 id;
 	int i, err;
 
@@ -483,35 +483,17 @@ static int node_set(int argc, char **argv)
 		ctl_nl_close(&nl);
 		return input_err(what, "%s", err_s);
 	}
-	mc_node_coords(&t, id, sigma);
-	for (i = 0; i < t.n; i++)
-		dims[i] = t.k[i];
-
-	msg = ctl_nl_msg(&nl, MCAST_CMD_NODE_SET, false, 0);
+	/* what was not given is 0 or NULL here: the node keeps it */
+	set = (struct ctl_node_set){
+		.t = &t, .id = id, .port = port, .transport = tp_s,
+		.rto_ms = rto, .retries = retries, .has_algo = algo_s != NULL,
+		.algo = algo, .algo_r = algo_r,
+	};
+	msg = ctl_node_set_msg(&nl, &set);
 	if (!msg) {
 		ctl_nl_close(&nl);
 		return nomem(what);
 	}
-	nest = nla_nest_start(msg, MCAST_A_NODE);
-	if (!nest || nla_put_u8(msg, MCAST_NODE_A_KIND, t.rank ?
-				MCAST_TOPO_SWITCH : MCAST_TOPO_TORUS) ||
-	    nla_put_u8(msg, MCAST_NODE_A_LINKS, t.links == MC_LINKS_BI ?
-		       MCAST_LINKS_BI : MCAST_LINKS_UNI) ||
-	    (t.rank && nla_put(msg, MCAST_NODE_A_RANKS,
-			       t.nodes * sizeof(u32), t.rank)) ||
-	    nla_put(msg, MCAST_NODE_A_DIMS, t.n * sizeof(u16), dims) ||
-	    nla_put(msg, MCAST_NODE_A_COORD, t.n * sizeof(u16), sigma) ||
-	    (port_s && nla_put_u16(msg, MCAST_NODE_A_PORT, port)) ||
-	    (tp_s && nla_put_string(msg, MCAST_NODE_A_TRANSPORT, tp_s)) ||
-	    (rto_s && nla_put_u32(msg, MCAST_NODE_A_RTO_MS, rto)) ||
-	    (retries_s && nla_put_u32(msg, MCAST_NODE_A_RETRIES, retries)) ||
-	    (algo_s && nla_put_u8(msg, MCAST_NODE_A_ALGORITHM, algo)) ||
-	    (algo_r && nla_put_u32(msg, MCAST_NODE_A_ALGO_R, algo_r))) {
-		nlmsg_free(msg);
-		ctl_nl_close(&nl);
-		return nomem(what);
-	}
-	nla_nest_end(msg, nest);
 	err = ctl_nl_request(&nl, msg, NULL, NULL);
 	ctl_nl_close(&nl);
 	return err;
