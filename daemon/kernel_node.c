@@ -56,40 +56,17 @@ static bool node_differs(const struct mcd_kernel *k, const struct ctl_node *n)
 static int node_set(struct mcd_kernel *k)
 {
 	const struct mcd_conf *c = k->conf;
-	const struct mc_torus *t = &c->torus;
-	uint16_t dims[MC_MAX_DIMS], sigma[MC_MAX_DIMS];
-	struct nlattr *nest;
+	struct ctl_node_set set = {
+		.t = &c->torus, .id = k->self, .port = c->port,
+		.transport = c->transport, .has_algo = c->algorithm[0] != '\0',
+	};
 	struct nl_msg *msg;
-	uint32_t r = 0;
-	uint8_t algo = 0;
-	unsigned int i;
 
-	if (c->algorithm[0] && algo_of(c->algorithm, &algo, &r))
+	if (set.has_algo && algo_of(c->algorithm, &set.algo, &set.algo_r))
 		return -EINVAL;
-	mc_node_coords(t, k->self, sigma);
-	for (i = 0; i < t->n; i++)
-		dims[i] = t->k[i];
-	msg = ctl_nl_msg(&k->cmd, MCAST_CMD_NODE_SET, false, 0);
+	msg = ctl_node_set_msg(&k->cmd, &set);
 	if (!msg)
 		return -ENOMEM;
-	nest = nla_nest_start(msg, MCAST_A_NODE);
-	if (!nest || nla_put_u8(msg, MCAST_NODE_A_KIND, t->rank ?
-				MCAST_TOPO_SWITCH : MCAST_TOPO_TORUS) ||
-	    (t->rank && nla_put(msg, MCAST_NODE_A_RANKS,
-				t->nodes * sizeof(u32), t->rank)) ||
-	    nla_put_u8(msg, MCAST_NODE_A_LINKS, t->links == MC_LINKS_BI ?
-		       MCAST_LINKS_BI : MCAST_LINKS_UNI) ||
-	    nla_put(msg, MCAST_NODE_A_DIMS, t->n * sizeof(u16), dims) ||
-	    nla_put(msg, MCAST_NODE_A_COORD, t->n * sizeof(u16), sigma) ||
-	    nla_put_u16(msg, MCAST_NODE_A_PORT, c->port) ||
-	    (c->transport[0] &&
-	     nla_put_string(msg, MCAST_NODE_A_TRANSPORT, c->transport)) ||
-	    (c->algorithm[0] && nla_put_u8(msg, MCAST_NODE_A_ALGORITHM, algo)) ||
-	    (r && nla_put_u32(msg, MCAST_NODE_A_ALGO_R, r))) {
-		nlmsg_free(msg);
-		return -ENOMEM;
-	}
-	nla_nest_end(msg, nest);
 	if (ctl_nl_request(&k->cmd, msg, NULL, NULL)) {
 		log_err("kernel: cannot configure the node: %s%s%s",
 			strerror(-k->cmd.err), k->cmd.msg[0] ? ": " : "",
