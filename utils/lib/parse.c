@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cube.h"
 #include "parse.h"
 
 /* User text quoted in a message: cut short, one line, printable. */
@@ -235,6 +234,27 @@ int parse_node_algo(const char *s, u8 *algo, u32 *r, char *err)
 		return fail(err, "algorithm \"%s\": R must be 2 to %u",
 			    q, NODE_ALGO_R_MAX);
 	return 0;
+}
+
+int cube_algo_find(const char *s, enum mc_cube_algo *algo)
+{
+	const struct algo_info *a = algo_find(s, strlen(s), false);
+
+	if (!a || a->plan != MC_ALGO_CUBE)
+		return -1;
+	*algo = a->plan_r;
+	return 0;
+}
+
+const char *cube_algo_name(enum mc_cube_algo algo)
+{
+	size_t i;
+
+	for (i = 0; i < NALGOS; i++) {
+		if (algos[i].plan == MC_ALGO_CUBE && algos[i].plan_r == algo)
+			return algos[i].name;
+	}
+	return "?";
 }
 
 const char *algo_name(enum mc_algo algo)

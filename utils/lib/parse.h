@@ -15,6 +15,7 @@
 
 #include <linux/mcast.h>
 
+#include "cube.h"
 #include "schedule.h"
 
 #define PARSE_ERR_MAX	256
@@ -76,6 +77,11 @@ const char *node_algo_name(u8 algo);
  * 2..NODE_ALGO_R_MAX; plain "mu-torus" is *@r = 0 (the node keeps its r).
  */
 int parse_node_algo(const char *s, u8 *algo, u32 *r, char *err);
+
+/* A hypercube's tree algorithm by its name ("u-cube"): 0, or -1. */
+int cube_algo_find(const char *s, enum mc_cube_algo *algo);
+/* ... and the name of one, "?" for none (MC_CUBE_HANDMADE). */
+const char *cube_algo_name(enum mc_cube_algo algo);
 
 /*
  * A transport's name as mcast.ko takes it: 1 to TRANSPORT_NAME_CHARS
