@@ -154,8 +154,8 @@ int parse_topology(const char *spec, struct mc_torus *t, char *err)
 /*
  * Every algorithm's name, once: what mcast.ko numbers it (a node's
  * MCAST_NODE_A_ALGORITHM) and what the planning core does (its enum mc_algo
- * and r), so that mcastctl, mcastd and mcastperf read and print the same
- * words for the same thing.
+ * and r), so that the tools and mcastd read and print the same words for
+ * the same thing.
  */
 static const struct algo_info algos[] = {
 	{ "separate", ALGO_NONE, MC_ALGO_SEPARATE, 0, true },
@@ -179,7 +179,7 @@ static const struct algo_info algos[] = {
 
 #define NALGOS	(sizeof(algos) / sizeof(algos[0]))
 
-/* The entry named s[0..len) that @torus_only (parse_algorithm's) allows. */
+/* The entry named s[0..len); with @torus_only, parse_algorithm()'s only. */
 static const struct algo_info *algo_find(const char *s, size_t len,
 					 bool torus_only)
 {

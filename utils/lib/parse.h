@@ -64,12 +64,13 @@ struct algo_info {
 
 /* What a node's MCAST_NODE_A_ALGO_R takes: r travels in one header byte. */
 #define NODE_ALGO_R_MAX	255
+/* What parse_node_algo() says a node takes, when it is none of them. */
 #define NODE_ALGOS "auto, u-torus, s-torus, md-torus, mu-torus, mu-torus:R, binomial, u-cube, maxport, combine, w-sort, ring, rb or rb-all-port"
 
 /* The node algorithm named @s[0..@len), or NULL. */
 const struct algo_info *node_algo_find(const char *s, size_t len);
 
-/* MCAST_ALGORITHM_* by name, "unknown" for a number past them. */
+/* The name of an MCAST_ALGORITHM_*, "unknown" for a number past them. */
 const char *node_algo_name(u8 algo);
 
 /*
