@@ -334,13 +334,16 @@ $(B)/asan/unit/test_switchfile: $(B)/asan/obj/tests/unit/test_switchfile.o \
 -include $(shell find $(B) \( -path $(B)/vm -o -path $(B)/debug-kernel \) -prune \
 	     -o -name '*.d' -type f -print 2>/dev/null)
 
-# mcastperf: multicast latency/throughput between testbed nodes (libmcast).
+# mcastperf: multicast latency/throughput between testbed nodes (libmcast),
+# with utils/lib's parsers (and the planning core they stand on).
 PERF := $(B)/mcastperf
-$(B)/obj/utils/mcastperf/%.o: PART_CFLAGS = -Ilibmcast
-$(PERF): $(B)/obj/utils/mcastperf/mcastperf.o $(MCL_LINKS)
+PERF_OBJS := $(B)/obj/utils/mcastperf/mcastperf.o $(B)/obj/utils/lib/parse.o \
+	     $(LIB)
+$(B)/obj/utils/mcastperf/%.o: PART_CFLAGS = -Ilibmcast -Iutils/lib
+$(PERF): $(PERF_OBJS) $(MCL_LINKS)
 	$(quiet) LD $@
-	$(Q)$(CC) $(U_LDFLAGS) -o $@ $< -L$(MCL_DIR) -Wl,-rpath,$(CURDIR)/$(MCL_DIR) \
-		-lmcast $(LDLIBS)
+	$(Q)$(CC) $(U_LDFLAGS) -o $@ $(PERF_OBJS) -L$(MCL_DIR) \
+		-Wl,-rpath,$(CURDIR)/$(MCL_DIR) -lmcast $(LDLIBS)
 
 # mcastbed-peers: mcastbed's bulk peer configuration (raw netlink, no libnl).
 BEDPEERS := $(B)/mcastbed-peers

@@ -19,7 +19,6 @@
 
 #include "conf.h"
 #include "parse.h"
-#include "cube.h"
 #include "rb.h"
 #include "switchtopo.h"
 #include "view.h"
@@ -32,7 +31,6 @@
 #define HEARTBEAT_DEFAULT	500
 #define SYNC_DEFAULT		5000
 #define MONITORS_MAX		64
-#define ALGO_R_MAX		255	/* the kernel's: one header byte */
 
 enum section { SEC_NONE, SEC_CLUSTER, SEC_NODES, SEC_GROUPS };
 
@@ -43,7 +41,7 @@ enum key {
 
 #define KEY_NAMES "topology, port, control_port, transport, algorithm, " \
 		  "heartbeat, suspect, dead, sync, monitors, key"
-#define NODE_ALGOS "auto, u-torus, s-torus, md-torus, mu-torus:R, binomial, " \
+#define CONF_ALGOS "auto, u-torus, s-torus, md-torus, mu-torus:R, binomial, " \
 	"u-cube, maxport, combine, w-sort, ring, rb or rb-all-port"
 
 struct parser {
@@ -198,102 +196,28 @@ static int set_control_port(struct parser *p, const char *v)
 static int set_transport(struct parser *p, const char *v)
 {
 	static const char word[] = "abcdefghijklmnopqrstuvwxyz0123456789_-";
-	size_t len = strlen(v);
 	char q[QUOTE];
 
-	if (len >= sizeof(p->c->transport) || strspn(v, word) != len)
-		return perr(p, "transport \"%s\": expected a word of a-z, 0-9, _ and -, up to %zu characters",
-			    printable(v, q, sizeof(q)),
-			    sizeof(p->c->transport) - 1);
+	/* mcast.ko's rule, and a word: a file's name is no place to guess */
+	if (!transport_name_ok(v) || strspn(v, word) != strlen(v))
+		return perr(p, "transport \"%s\": expected a word of a-z, 0-9, _ and -, up to %d characters",
+			    printable(v, q, sizeof(q)), TRANSPORT_NAME_CHARS);
 	strcpy(p->c->transport, v);
 	return 0;
 }
 
-/*
- * A hypercube's (mcast.ko's only; mcastctl plan has them under cube:N):
- * the planning core's algorithm and r, or false.
- */
-static bool cube_algorithm(const char *v, enum mc_algo *algo, u32 *r)
+/* A torus algorithm, parse_algorithm()'s, with R as the kernel takes it. */
+static int set_torus_algorithm(struct parser *p, const char *v,
+			       const char *q)
 {
-	static const char *const cube[] = {
-		[MC_CUBE_UCUBE] = "u-cube",
-		[MC_CUBE_MAXPORT] = "maxport",
-		[MC_CUBE_COMBINE] = "combine",
-		[MC_CUBE_WSORT] = "w-sort",
-	};
-	u32 i;
-
-	*r = 0;
-	*algo = MC_ALGO_RING;
-	if (!strcmp(v, "ring"))
-		return true;
-	*algo = MC_ALGO_CUBE;
-	for (i = 0; i < sizeof(cube) / sizeof(cube[0]); i++) {
-		*r = i;
-		if (!strcmp(v, cube[i]))
-			return true;
-	}
-	return false;
-}
-
-/*
- * Recursion-based broadcast (seed 003; mcast.ko's MCAST_ALGORITHM_RB and
- * _RB_ALL_PORT): its port model, or false.  It has no enum mc_algo: the
- * node's broadcasts go by it and its other sends by U-torus.
- */
-static bool rb_algorithm(const char *v, enum mc_rb_ports *ports)
-{
-	*ports = MC_RB_ONE_PORT;
-	if (!strcmp(v, "rb"))
-		return true;
-	*ports = MC_RB_ALL_PORT;
-	return !strcmp(v, "rb-all-port");
-}
-
-/*
- * What a node may be set to: parse_algorithm()'s names less "separate"
- * (no node multicasts that way), plus "auto", a hypercube's and rb's; R
- * as the kernel takes it.
- */
-static int set_algorithm(struct parser *p, const char *v)
-{
-	static const char *const names[] = {
-		"auto", "u-torus", "s-torus", "md-torus", "mu-torus",
-		"binomial",
-	};
 	struct mcd_conf *c = p->c;
-	size_t len = strcspn(v, ":"), i, n = sizeof(names) / sizeof(names[0]);
-	char why[PARSE_ERR_MAX], q[QUOTE];
+	char why[PARSE_ERR_MAX];
 
-	printable(v, q, sizeof(q));
-	c->rb = rb_algorithm(v, &c->rb_ports);
-	if (c->rb) {
-		c->algo = MC_ALGO_UTORUS;
-		c->algo_r = 0;
-		strcpy(c->algorithm, v);
-		return 0;
-	}
-	if (cube_algorithm(v, &c->algo, &c->algo_r)) {
-		strcpy(c->algorithm, v);
-		return 0;
-	}
-	for (i = 0; i < n; i++) {
-		if (strlen(names[i]) == len && !strncmp(v, names[i], len))
-			break;
-	}
-	if (i == n)
-		return perr(p, "algorithm \"%s\": expected " NODE_ALGOS, q);
-	if (i == 0) {
-		if (v[len])
-			return perr(p, "algorithm \"%s\" takes no parameter", q);
-		strcpy(c->algorithm, "auto");
-		return 0;
-	}
 	if (parse_algorithm(v, &c->algo, &c->algo_r, why))
 		return perr(p, "%s", why);
-	if (c->algo == MC_ALGO_MUTORUS && c->algo_r > ALGO_R_MAX)
+	if (c->algo == MC_ALGO_MUTORUS && c->algo_r > NODE_ALGO_R_MAX)
 		return perr(p, "algorithm \"%s\": R must be 2 to %u", q,
-			    ALGO_R_MAX);
+			    NODE_ALGO_R_MAX);
 	/* canonical, so it fits: "mu-torus:007" is "mu-torus:7" */
 	if (c->algo == MC_ALGO_MUTORUS)
 		snprintf(c->algorithm, sizeof(c->algorithm), "mu-torus:%u",
@@ -301,6 +225,49 @@ static int set_algorithm(struct parser *p, const char *v)
 	else
 		snprintf(c->algorithm, sizeof(c->algorithm), "%s",
 			 algo_name(c->algo));
+	return 0;
+}
+
+/*
+ * What a node may be set to (node_algo_find()'s names: parse_algorithm()'s
+ * less "separate", plus "auto", a hypercube's and rb's).  Only a torus
+ * one takes a parameter: auto is told it takes none, any other name with
+ * one is no algorithm at all.
+ */
+static int set_algorithm(struct parser *p, const char *v)
+{
+	struct mcd_conf *c = p->c;
+	size_t len = strcspn(v, ":");
+	const struct algo_info *a = node_algo_find(v, len);
+	char q[QUOTE];
+
+	printable(v, q, sizeof(q));
+	c->rb = false;
+	if (!a || (v[len] && !a->torus && a->node != MCAST_ALGORITHM_AUTO))
+		return perr(p, "algorithm \"%s\": expected " CONF_ALGOS, q);
+	if (a->node == MCAST_ALGORITHM_AUTO) {
+		if (v[len])
+			return perr(p, "algorithm \"%s\" takes no parameter", q);
+		strcpy(c->algorithm, "auto");
+		return 0;
+	}
+	if (a->torus)
+		return set_torus_algorithm(p, v, q);
+	if (a->plan == ALGO_NONE) {
+		/*
+		 * Recursion-based broadcast (seed 003): no enum mc_algo, the
+		 * node's broadcasts go by it and its other sends by U-torus.
+		 */
+		c->rb = true;
+		c->rb_ports = a->node == MCAST_ALGORITHM_RB ? MC_RB_ONE_PORT :
+			      MC_RB_ALL_PORT;
+		c->algo = MC_ALGO_UTORUS;
+	} else {
+		/* a hypercube's (mcastctl plan has them under cube:N) */
+		c->algo = a->plan;
+	}
+	c->algo_r = a->plan_r;
+	strcpy(c->algorithm, v);
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <netinet/in.h>
+#include <linux/mcast.h>
 
 #include "rb.h"
 #include "schedule.h"
@@ -41,7 +42,8 @@ struct mcd_conf {
 	char topology[288];		/* as written */
 	uint16_t port;			/* port = 7447 (data path) */
 	uint16_t control_port;		/* control_port = (default port + 1) */
-	char transport[16];		/* transport = udp|tcp|... ("" default) */
+	/* transport = udp|tcp|... ("" default) */
+	char transport[MCAST_TRANSPORT_NAME_MAX];
 	char algorithm[24];		/* algorithm = auto|u-torus|... ("") */
 	enum mc_algo algo;		/* it parsed, when set and not auto (rb:
 					 * u-torus, its sends not to every

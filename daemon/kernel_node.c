@@ -14,40 +14,14 @@
 
 #include "kernel.h"
 #include "log.h"
-
-static const char *const algo_names[__MCAST_ALGORITHM_MAX] = {
-	[MCAST_ALGORITHM_AUTO] = "auto",
-	[MCAST_ALGORITHM_UTORUS] = "u-torus",
-	[MCAST_ALGORITHM_STORUS] = "s-torus",
-	[MCAST_ALGORITHM_MDTORUS] = "md-torus",
-	[MCAST_ALGORITHM_MUTORUS] = "mu-torus",
-	[MCAST_ALGORITHM_BINOMIAL] = "binomial",
-	[MCAST_ALGORITHM_UCUBE] = "u-cube",
-	[MCAST_ALGORITHM_MAXPORT] = "maxport",
-	[MCAST_ALGORITHM_COMBINE] = "combine",
-	[MCAST_ALGORITHM_WSORT] = "w-sort",
-	[MCAST_ALGORITHM_RING] = "ring",
-	[MCAST_ALGORITHM_RB] = "rb",
-	[MCAST_ALGORITHM_RB_ALL_PORT] = "rb-all-port",
-};
+#include "parse.h"
 
 /* "mu-torus:4" into (MCAST_ALGORITHM_MUTORUS, 4); conf.c checked it. */
 static int algo_of(const char *s, uint8_t *algo, uint32_t *r)
 {
-	size_t len = strcspn(s, ":");
-	uint8_t i;
+	char err[PARSE_ERR_MAX];
 
-	*r = 0;
-	for (i = 0; i < __MCAST_ALGORITHM_MAX; i++)
-		if (algo_names[i] && strlen(algo_names[i]) == len &&
-		    !strncmp(s, algo_names[i], len))
-			break;
-	if (i == __MCAST_ALGORITHM_MAX)
-		return -EINVAL;
-	*algo = i;
-	if (s[len] == ':')
-		*r = strtoul(s + len + 1, NULL, 10);
-	return 0;
+	return parse_node_algo(s, algo, r, err) ? -EINVAL : 0;
 }
 
 /* The file's algorithm, if it names one, against the kernel's. */
@@ -82,40 +56,17 @@ static bool node_differs(const struct mcd_kernel *k, const struct ctl_node *n)
 static int node_set(struct mcd_kernel *k)
 {
 	const struct mcd_conf *c = k->conf;
-	const struct mc_torus *t = &c->torus;
-	uint16_t dims[MC_MAX_DIMS], sigma[MC_MAX_DIMS];
-	struct nlattr *nest;
+	struct ctl_node_set set = {
+		.t = &c->torus, .id = k->self, .port = c->port,
+		.transport = c->transport, .has_algo = c->algorithm[0] != '\0',
+	};
 	struct nl_msg *msg;
-	uint32_t r = 0;
-	uint8_t algo = 0;
-	unsigned int i;
 
-	if (c->algorithm[0] && algo_of(c->algorithm, &algo, &r))
+	if (set.has_algo && algo_of(c->algorithm, &set.algo, &set.algo_r))
 		return -EINVAL;
-	mc_node_coords(t, k->self, sigma);
-	for (i = 0; i < t->n; i++)
-		dims[i] = t->k[i];
-	msg = ctl_nl_msg(&k->cmd, MCAST_CMD_NODE_SET, false, 0);
+	msg = ctl_node_set_msg(&k->cmd, &set);
 	if (!msg)
 		return -ENOMEM;
-	nest = nla_nest_start(msg, MCAST_A_NODE);
-	if (!nest || nla_put_u8(msg, MCAST_NODE_A_KIND, t->rank ?
-				MCAST_TOPO_SWITCH : MCAST_TOPO_TORUS) ||
-	    (t->rank && nla_put(msg, MCAST_NODE_A_RANKS,
-				t->nodes * sizeof(u32), t->rank)) ||
-	    nla_put_u8(msg, MCAST_NODE_A_LINKS, t->links == MC_LINKS_BI ?
-		       MCAST_LINKS_BI : MCAST_LINKS_UNI) ||
-	    nla_put(msg, MCAST_NODE_A_DIMS, t->n * sizeof(u16), dims) ||
-	    nla_put(msg, MCAST_NODE_A_COORD, t->n * sizeof(u16), sigma) ||
-	    nla_put_u16(msg, MCAST_NODE_A_PORT, c->port) ||
-	    (c->transport[0] &&
-	     nla_put_string(msg, MCAST_NODE_A_TRANSPORT, c->transport)) ||
-	    (c->algorithm[0] && nla_put_u8(msg, MCAST_NODE_A_ALGORITHM, algo)) ||
-	    (r && nla_put_u32(msg, MCAST_NODE_A_ALGO_R, r))) {
-		nlmsg_free(msg);
-		return -ENOMEM;
-	}
-	nla_nest_end(msg, nest);
 	if (ctl_nl_request(&k->cmd, msg, NULL, NULL)) {
 		log_err("kernel: cannot configure the node: %s%s%s",
 			strerror(-k->cmd.err), k->cmd.msg[0] ? ": " : "",

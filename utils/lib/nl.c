@@ -358,6 +358,57 @@ int ctl_node_get(struct ctl_nl *nl, struct ctl_node *node)
 	return ctl_nl_request(nl, msg, node_reply, node);
 }
 
+/* The topology and the node's place in it: NODE_SET takes them whole. */
+static int put_node_place(struct nl_msg *msg, const struct mc_torus *t,
+			  u32 id)
+{
+	u16 dims[MC_MAX_DIMS], sigma[MC_MAX_DIMS];
+	unsigned int i;
+
+	mc_node_coords(t, id, sigma);
+	for (i = 0; i < t->n; i++)
+		dims[i] = t->k[i];
+	return nla_put_u8(msg, MCAST_NODE_A_KIND, t->rank ?
+			  MCAST_TOPO_SWITCH : MCAST_TOPO_TORUS) ||
+	       nla_put_u8(msg, MCAST_NODE_A_LINKS, t->links == MC_LINKS_BI ?
+			  MCAST_LINKS_BI : MCAST_LINKS_UNI) ||
+	       (t->rank && nla_put(msg, MCAST_NODE_A_RANKS,
+				   t->nodes * sizeof(u32), t->rank)) ||
+	       nla_put(msg, MCAST_NODE_A_DIMS, t->n * sizeof(u16), dims) ||
+	       nla_put(msg, MCAST_NODE_A_COORD, t->n * sizeof(u16), sigma);
+}
+
+/* What the request also sets; the node keeps what is left out. */
+static int put_node_rest(struct nl_msg *msg, const struct ctl_node_set *s)
+{
+	return (s->port && nla_put_u16(msg, MCAST_NODE_A_PORT, s->port)) ||
+	       (s->transport && s->transport[0] &&
+		nla_put_string(msg, MCAST_NODE_A_TRANSPORT, s->transport)) ||
+	       (s->rto_ms && nla_put_u32(msg, MCAST_NODE_A_RTO_MS, s->rto_ms)) ||
+	       (s->retries &&
+		nla_put_u32(msg, MCAST_NODE_A_RETRIES, s->retries)) ||
+	       (s->has_algo &&
+		nla_put_u8(msg, MCAST_NODE_A_ALGORITHM, s->algo)) ||
+	       (s->algo_r && nla_put_u32(msg, MCAST_NODE_A_ALGO_R, s->algo_r));
+}
+
+struct nl_msg *ctl_node_set_msg(struct ctl_nl *nl,
+				const struct ctl_node_set *s)
+{
+	struct nl_msg *msg = ctl_nl_msg(nl, MCAST_CMD_NODE_SET, false, 0);
+	struct nlattr *nest;
+
+	if (!msg)
+		return NULL;
+	nest = nla_nest_start(msg, MCAST_A_NODE);
+	if (!nest || put_node_place(msg, s->t, s->id) || put_node_rest(msg, s)) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	nla_nest_end(msg, nest);
+	return msg;
+}
+
 const char *ctl_topology_str(const struct mc_torus *t, char *buf)
 {
 	char *p = buf;

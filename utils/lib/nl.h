@@ -76,6 +76,26 @@ struct ctl_node {
 int ctl_node_get(struct ctl_nl *nl, struct ctl_node *node);
 int ctl_parse_node(struct nlattr *nest, struct ctl_node *node);
 
+/*
+ * A NODE_SET request, mcastctl's and mcastd's: the topology and the node
+ * @id in it always, the rest where given (non-zero, non-empty, has_algo).
+ */
+struct ctl_node_set {
+	const struct mc_torus *t;
+	u32 id;
+	u16 port;
+	const char *transport;		/* or NULL */
+	u32 rto_ms;
+	u32 retries;
+	bool has_algo;
+	u8 algo;			/* enum mcast_algorithm */
+	u32 algo_r;			/* 0: the node keeps its r */
+};
+
+/* The request for @s, or NULL: no memory. */
+struct nl_msg *ctl_node_set_msg(struct ctl_nl *nl,
+				const struct ctl_node_set *s);
+
 /* "torus:4x8:uni" into @buf (at least 80 bytes). */
 const char *ctl_topology_str(const struct mc_torus *t, char *buf);
 

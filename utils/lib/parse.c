@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * Numbers, topologies, algorithms and coordinates (see parse.h).
+ * Numbers, topologies, algorithms, transports and coordinates (see
+ * parse.h).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -150,24 +151,118 @@ int parse_topology(const char *spec, struct mc_torus *t, char *err)
 	return 0;
 }
 
-static const struct {
-	const char *name;
-	enum mc_algo algo;
-} algos[] = {
-	{ "separate", MC_ALGO_SEPARATE },
-	{ "u-torus", MC_ALGO_UTORUS },
-	{ "s-torus", MC_ALGO_STORUS },
-	{ "md-torus", MC_ALGO_MDTORUS },
-	{ "mu-torus", MC_ALGO_MUTORUS },
-	{ "binomial", MC_ALGO_BINOMIAL },
+/*
+ * Every algorithm's name, once: what mcast.ko numbers it (a node's
+ * MCAST_NODE_A_ALGORITHM) and what the planning core does (its enum mc_algo
+ * and r), so that the tools and mcastd read and print the same words for
+ * the same thing.
+ */
+static const struct algo_info algos[] = {
+	{ "separate", ALGO_NONE, MC_ALGO_SEPARATE, 0, true },
+	{ "auto", MCAST_ALGORITHM_AUTO, ALGO_NONE, 0, false },
+	{ "u-torus", MCAST_ALGORITHM_UTORUS, MC_ALGO_UTORUS, 0, true },
+	{ "s-torus", MCAST_ALGORITHM_STORUS, MC_ALGO_STORUS, 0, true },
+	{ "md-torus", MCAST_ALGORITHM_MDTORUS, MC_ALGO_MDTORUS, 0, true },
+	{ "mu-torus", MCAST_ALGORITHM_MUTORUS, MC_ALGO_MUTORUS, 0, true },
+	{ "binomial", MCAST_ALGORITHM_BINOMIAL, MC_ALGO_BINOMIAL, 0, true },
+	{ "u-cube", MCAST_ALGORITHM_UCUBE, MC_ALGO_CUBE, MC_CUBE_UCUBE, false },
+	{ "maxport", MCAST_ALGORITHM_MAXPORT, MC_ALGO_CUBE, MC_CUBE_MAXPORT,
+	  false },
+	{ "combine", MCAST_ALGORITHM_COMBINE, MC_ALGO_CUBE, MC_CUBE_COMBINE,
+	  false },
+	{ "w-sort", MCAST_ALGORITHM_WSORT, MC_ALGO_CUBE, MC_CUBE_WSORT, false },
+	{ "ring", MCAST_ALGORITHM_RING, MC_ALGO_RING, 0, false },
+	/* recursion-based broadcast has a planner of its own (rb.h) */
+	{ "rb", MCAST_ALGORITHM_RB, ALGO_NONE, 0, false },
+	{ "rb-all-port", MCAST_ALGORITHM_RB_ALL_PORT, ALGO_NONE, 0, false },
 };
+
+#define NALGOS	(sizeof(algos) / sizeof(algos[0]))
+
+/* The entry named s[0..len); with @torus_only, parse_algorithm()'s only. */
+static const struct algo_info *algo_find(const char *s, size_t len,
+					 bool torus_only)
+{
+	size_t i;
+
+	for (i = 0; i < NALGOS; i++) {
+		const struct algo_info *a = &algos[i];
+
+		if ((a->torus || !torus_only) && strlen(a->name) == len &&
+		    !strncmp(s, a->name, len))
+			return a;
+	}
+	return NULL;
+}
+
+const struct algo_info *node_algo_find(const char *s, size_t len)
+{
+	const struct algo_info *a = algo_find(s, len, false);
+
+	return a && a->node != ALGO_NONE ? a : NULL;
+}
+
+const char *node_algo_name(u8 algo)
+{
+	size_t i;
+
+	for (i = 0; i < NALGOS; i++) {
+		if (algos[i].node == algo)
+			return algos[i].name;
+	}
+	return "unknown";
+}
+
+int parse_node_algo(const char *s, u8 *algo, u32 *r, char *err)
+{
+	const char *colon = strchr(s, ':');
+	size_t len = colon ? (size_t)(colon - s) : strlen(s);
+	const struct algo_info *a = node_algo_find(s, len);
+	char q[QUOTE_MAX + 4];
+
+	printable(s, q, sizeof(q));
+	if (!a)
+		return fail(err, "algorithm \"%s\": expected " NODE_ALGOS, q);
+	*algo = a->node;
+	*r = 0;
+	if (!colon)
+		return 0;
+	if (a->node != MCAST_ALGORITHM_MUTORUS)
+		return fail(err, "algorithm \"%s\": only mu-torus takes a parameter (mu-torus:R)",
+			    q);
+	if (parse_u32(colon + 1, NODE_ALGO_R_MAX, r) || *r < 2)
+		return fail(err, "algorithm \"%s\": R must be 2 to %u",
+			    q, NODE_ALGO_R_MAX);
+	return 0;
+}
+
+int cube_algo_find(const char *s, enum mc_cube_algo *algo)
+{
+	const struct algo_info *a = algo_find(s, strlen(s), false);
+
+	if (!a || a->plan != MC_ALGO_CUBE)
+		return -1;
+	*algo = a->plan_r;
+	return 0;
+}
+
+const char *cube_algo_name(enum mc_cube_algo algo)
+{
+	size_t i;
+
+	for (i = 0; i < NALGOS; i++) {
+		if (algos[i].plan == MC_ALGO_CUBE && algos[i].plan_r == algo)
+			return algos[i].name;
+	}
+	return "?";
+}
 
 const char *algo_name(enum mc_algo algo)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(algos) / sizeof(algos[0]); i++) {
-		if (algos[i].algo == algo)
+	for (i = 0; i < NALGOS; i++) {
+		if (algos[i].torus && algos[i].plan == (int)algo)
 			return algos[i].name;
 	}
 	return "?";
@@ -184,18 +279,14 @@ int parse_algorithm(const char *s, enum mc_algo *algo, u32 *r, char *err)
 	char q[QUOTE_MAX + 4];
 	const char *colon = strchr(s, ':');
 	size_t len = colon ? (size_t)(colon - s) : strlen(s);
-	size_t i;
+	const struct algo_info *a = algo_find(s, len, true);
 	int e;
 
 	printable(s, q, sizeof(q));
-	for (i = 0; i < sizeof(algos) / sizeof(algos[0]); i++) {
-		if (strlen(algos[i].name) == len && !strncmp(s, algos[i].name, len))
-			break;
-	}
-	if (i == sizeof(algos) / sizeof(algos[0]))
+	if (!a)
 		return fail(err, "unknown algorithm \"%s\" (separate, u-torus, s-torus, md-torus, mu-torus:R, binomial)",
 			    q);
-	*algo = algos[i].algo;
+	*algo = a->plan;
 	*r = 0;
 	if (*algo != MC_ALGO_MUTORUS) {
 		if (colon)
@@ -213,6 +304,13 @@ int parse_algorithm(const char *s, enum mc_algo *algo, u32 *r, char *err)
 		return fail(err, "algorithm \"%s\": partition size must be 2 to %u",
 			    q, MC_MU_MAX_R);
 	return 0;
+}
+
+bool transport_name_ok(const char *s)
+{
+	size_t len = strlen(s);
+
+	return len >= 1 && len <= TRANSPORT_NAME_CHARS;
 }
 
 int parse_coord(const struct mc_torus *t, const char *s, u32 *node, char *err)

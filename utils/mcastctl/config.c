@@ -161,61 +161,6 @@ static int open_node(struct ctl_nl *nl, const char *what, struct ctl_node *node,
 
 /* ------------------------------------------------------------------ node */
 
-/* MCAST_ALGORITHM_*, as node set reads them and node show prints them. */
-static const char *const node_algos[__MCAST_ALGORITHM_MAX] = {
-	[MCAST_ALGORITHM_AUTO] = "auto",
-	[MCAST_ALGORITHM_UTORUS] = "u-torus",
-	[MCAST_ALGORITHM_STORUS] = "s-torus",
-	[MCAST_ALGORITHM_MDTORUS] = "md-torus",
-	[MCAST_ALGORITHM_MUTORUS] = "mu-torus",
-	[MCAST_ALGORITHM_BINOMIAL] = "binomial",
-	[MCAST_ALGORITHM_UCUBE] = "u-cube",
-	[MCAST_ALGORITHM_MAXPORT] = "maxport",
-	[MCAST_ALGORITHM_COMBINE] = "combine",
-	[MCAST_ALGORITHM_WSORT] = "w-sort",
-	[MCAST_ALGORITHM_RING] = "ring",
-	[MCAST_ALGORITHM_RB] = "rb",
-	[MCAST_ALGORITHM_RB_ALL_PORT] = "rb-all-port",
-};
-
-#define NODE_ALGOS "auto, u-torus, s-torus, md-torus, mu-torus, mu-torus:R, binomial, u-cube, maxport, combine, w-sort, ring, rb or rb-all-port"
-#define NODE_ALGO_R_MAX 255	/* MCAST_NODE_A_ALGO_R: one header byte */
-
-static const char *node_algo_name(u8 algo)
-{
-	return algo < __MCAST_ALGORITHM_MAX ? node_algos[algo] : "unknown";
-}
-
-/*
- * "auto", "u-torus", "s-torus", "md-torus", "mu-torus" (the node keeps its
- * r: *@r = 0) or "mu-torus:R".  Prints why not and returns the exit status.
- */
-static int parse_node_algo(const char *what, const char *s, u8 *algo, u32 *r)
-{
-	const char *colon = strchr(s, ':');
-	size_t len = colon ? (size_t)(colon - s) : strlen(s);
-	char q[80];
-	u8 i;
-
-	printable(s, q, sizeof(q));
-	for (i = 0; i < __MCAST_ALGORITHM_MAX; i++)
-		if (strlen(node_algos[i]) == len && !strncmp(s, node_algos[i], len))
-			break;
-	if (i == __MCAST_ALGORITHM_MAX)
-		return input_err(what, "algorithm \"%s\": expected " NODE_ALGOS, q);
-	*algo = i;
-	*r = 0;
-	if (!colon)
-		return 0;
-	if (i != MCAST_ALGORITHM_MUTORUS)
-		return input_err(what, "algorithm \"%s\": only mu-torus takes a parameter (mu-torus:R)",
-				 q);
-	if (parse_u32(colon + 1, NODE_ALGO_R_MAX, r) || *r < 2)
-		return input_err(what, "algorithm \"%s\": R must be 2 to %u",
-				 q, NODE_ALGO_R_MAX);
-	return 0;
-}
-
 /*
  * How sends go under the node's algorithm, where that is not plain: what
  * auto picks; U-torus where the torus cannot run worms; without IR on the
@@ -463,9 +408,9 @@ static int node_set(int argc, char **argv)
 	struct ctl_node node;
 	struct mc_torus t;
 	struct ctl_nl nl;
+	struct ctl_node_set set;
 	struct nl_msg *msg;
-	struct nlattr *nest;
-	u16 dims[MC_MAX_DIMS], sigma[MC_MAX_DIMS];
+	u16 sigma[MC_MAX_DIMS];
 	u32 id;
 	int i, err;
 
@@ -500,17 +445,17 @@ static int node_set(int argc, char **argv)
 	if (!topo_s && !coord_s && !port_s && !rto_s && !retries_s && !tp_s &&
 	    !algo_s)
 		return usage_err(what, "nothing to set: topology T, coord C, port P, transport NAME, rto MS, retries N, algorithm A");
-	if (tp_s && (!*tp_s || strlen(tp_s) >= MCAST_TRANSPORT_NAME_MAX))
+	if (tp_s && !transport_name_ok(tp_s))
 		return input_err(what, "transport: expected a name of 1 to %d characters (udp, tcp)",
-				 MCAST_TRANSPORT_NAME_MAX - 1);
+				 TRANSPORT_NAME_CHARS);
 	if (port_s && (parse_u32(port_s, 65535, &port) || !port))
 		return input_err(what, "port: expected 1 to 65535");
 	if (rto_s && (parse_u32(rto_s, 60000, &rto) || !rto))
 		return input_err(what, "rto: expected 1 to 60000 (ms)");
 	if (retries_s && (parse_u32(retries_s, 1000, &retries) || !retries))
 		return input_err(what, "retries: expected 1 to 1000");
-	if (algo_s && (err = parse_node_algo(what, algo_s, &algo, &algo_r)))
-		return err;
+	if (algo_s && parse_node_algo(algo_s, &algo, &algo_r, err_s))
+		return input_err(what, "%s", err_s);
 	if (topo_s && !strncmp(topo_s, "switch:", 7)) {
 		if (switch_topology_load(topo_s + 7, &t, err_s))
 			return input_err(what, "%s", err_s);
@@ -538,35 +483,17 @@ static int node_set(int argc, char **argv)
 		ctl_nl_close(&nl);
 		return input_err(what, "%s", err_s);
 	}
-	mc_node_coords(&t, id, sigma);
-	for (i = 0; i < t.n; i++)
-		dims[i] = t.k[i];
-
-	msg = ctl_nl_msg(&nl, MCAST_CMD_NODE_SET, false, 0);
+	/* what was not given is 0 or NULL here: the node keeps it */
+	set = (struct ctl_node_set){
+		.t = &t, .id = id, .port = port, .transport = tp_s,
+		.rto_ms = rto, .retries = retries, .has_algo = algo_s != NULL,
+		.algo = algo, .algo_r = algo_r,
+	};
+	msg = ctl_node_set_msg(&nl, &set);
 	if (!msg) {
 		ctl_nl_close(&nl);
 		return nomem(what);
 	}
-	nest = nla_nest_start(msg, MCAST_A_NODE);
-	if (!nest || nla_put_u8(msg, MCAST_NODE_A_KIND, t.rank ?
-				MCAST_TOPO_SWITCH : MCAST_TOPO_TORUS) ||
-	    nla_put_u8(msg, MCAST_NODE_A_LINKS, t.links == MC_LINKS_BI ?
-		       MCAST_LINKS_BI : MCAST_LINKS_UNI) ||
-	    (t.rank && nla_put(msg, MCAST_NODE_A_RANKS,
-			       t.nodes * sizeof(u32), t.rank)) ||
-	    nla_put(msg, MCAST_NODE_A_DIMS, t.n * sizeof(u16), dims) ||
-	    nla_put(msg, MCAST_NODE_A_COORD, t.n * sizeof(u16), sigma) ||
-	    (port_s && nla_put_u16(msg, MCAST_NODE_A_PORT, port)) ||
-	    (tp_s && nla_put_string(msg, MCAST_NODE_A_TRANSPORT, tp_s)) ||
-	    (rto_s && nla_put_u32(msg, MCAST_NODE_A_RTO_MS, rto)) ||
-	    (retries_s && nla_put_u32(msg, MCAST_NODE_A_RETRIES, retries)) ||
-	    (algo_s && nla_put_u8(msg, MCAST_NODE_A_ALGORITHM, algo)) ||
-	    (algo_r && nla_put_u32(msg, MCAST_NODE_A_ALGO_R, algo_r))) {
-		nlmsg_free(msg);
-		ctl_nl_close(&nl);
-		return nomem(what);
-	}
-	nla_nest_end(msg, nest);
 	err = ctl_nl_request(&nl, msg, NULL, NULL);
 	ctl_nl_close(&nl);
 	return err;

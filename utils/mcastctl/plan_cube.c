@@ -30,13 +30,6 @@
 /* The merge is O(m^2): 2^16 members is some 2 * 10^9 pair evaluations. */
 #define RING_MAX_MEMBERS	65536u
 
-static const char *const algo_names[] = {
-	[MC_CUBE_UCUBE] = "u-cube",
-	[MC_CUBE_MAXPORT] = "maxport",
-	[MC_CUBE_COMBINE] = "combine",
-	[MC_CUBE_WSORT] = "w-sort",
-};
-
 struct cube_opts {
 	const char *topology;
 	const char *algorithm;
@@ -438,7 +431,6 @@ static int parse_values(struct cubeplan *p, const struct cube_opts *o)
 {
 	const char *spec = o->topology + strlen(CUBE_PREFIX);
 	char q[80];
-	int i;
 
 	if (parse_u32(spec, UINT32_MAX, &p->n) || mc_cube_check_dim(p->n, NULL))
 		return plan_err(MCASTCTL_EINPUT, "topology \"%s\": cube:N takes a dimension N of 1..%u",
@@ -447,13 +439,9 @@ static int parse_values(struct cubeplan *p, const struct cube_opts *o)
 	p->ring = is_ring(o->algorithm);
 	if (p->ring)
 		return 0;
-	for (i = MC_CUBE_WSORT; i >= 0; i--)
-		if (!strcmp(o->algorithm, algo_names[i]))
-			break;
-	if (i < 0)
+	if (cube_algo_find(o->algorithm, &p->algo))
 		return plan_err(MCASTCTL_EINPUT, "unknown algorithm \"%s\" (a cube takes u-cube, maxport, combine, w-sort or ring)",
 				printable(o->algorithm, q, sizeof(q)));
-	p->algo = i;
 	p->port = MC_CUBE_ALL_PORT;
 	if (o->port && !strcmp(o->port, "one"))
 		p->port = MC_CUBE_ONE_PORT;
@@ -744,7 +732,7 @@ static int print_json(const struct cubeplan *p, FILE *f)
 	json_key_uint(&j, "nodes", mc_cube_nodes(p->n));
 	json_key_str(&j, "routing", "e-cube, highest dimension first");
 	json_obj_end(&j);
-	json_key_str(&j, "algorithm", algo_names[p->algo]);
+	json_key_str(&j, "algorithm", cube_algo_name(p->algo));
 	json_key_str(&j, "port", port_name(p));
 	json_key_str(&j, "source", addr(p, p->src));
 	json_key_uint(&j, "m", s->m);
@@ -791,7 +779,7 @@ static void text_header(const struct cubeplan *p, FILE *f)
 
 	fprintf(f, "topology     cube:%u, %u nodes, E-cube routing (highest dimension first), %s-port\n",
 		p->n, mc_cube_nodes(p->n), port_name(p));
-	fprintf(f, "algorithm    %s\n", algo_names[p->algo]);
+	fprintf(f, "algorithm    %s\n", cube_algo_name(p->algo));
 	fprintf(f, "source       %s\n", addr(p, p->src));
 	fprintf(f, "m            %u (source and %u destination%s)\n", s->m,
 		s->m - 1, s->m == 2 ? "" : "s");
@@ -1380,12 +1368,9 @@ static int plan_cube(int argc, char **argv)
 
 static bool cube_algorithm(const char *a)
 {
-	int i;
+	enum mc_cube_algo algo;
 
-	for (i = MC_CUBE_UCUBE; i <= MC_CUBE_WSORT; i++)
-		if (!strcmp(a, algo_names[i]))
-			return true;
-	return is_ring(a);
+	return !cube_algo_find(a, &algo) || is_ring(a);
 }
 
 int cmd_plan_cube(int argc, char **argv)

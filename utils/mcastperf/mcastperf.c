@@ -51,6 +51,8 @@
 
 #include <mcast.h>
 
+#include "parse.h"
+
 #define EXIT_USAGE	2
 #define EXIT_NOWAIT	3
 #define EXIT_UNREACHED	4
@@ -126,21 +128,6 @@ static double now_us(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static int parse_u32(const char *s, uint32_t max, uint32_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	if (!s || !*s || *s == '-' || *s == '+')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || *end || v > max)
-		return -1;
-	*out = v;
-	return 0;
 }
 
 static int parse_size(const char *s, uint32_t *out)
@@ -364,14 +351,9 @@ static int cmp_double(const void *a, const void *b)
  */
 static int parse_method(const char *word, size_t n, struct method *m)
 {
-	static const char *const algos[] = {
-		"auto", "u-torus", "s-torus", "md-torus", "mu-torus",
-		"binomial", "u-cube", "maxport", "combine", "w-sort", "ring",
-		"rb", "rb-all-port",
-	};
-	unsigned long r = 0;
-	uint32_t a;
-	char *end;
+	char err[PARSE_ERR_MAX];
+	uint32_t r;
+	uint8_t a;
 
 	if (!n || n >= sizeof(m->name))
 		return -1;
@@ -382,26 +364,15 @@ static int parse_method(const char *word, size_t n, struct method *m)
 		m->flags = MCAST_SEND_SEPARATE;
 		return 0;
 	}
-	for (a = 0; a < sizeof(algos) / sizeof(algos[0]); a++) {
-		size_t l = strlen(algos[a]);
-
-		if (strncmp(m->name, algos[a], l) ||
-		    (m->name[l] && (a != MCAST_ALGORITHM_MUTORUS || m->name[l] != ':')))
-			continue;
-		if (m->name[l]) {
-			r = strtoul(m->name + l + 1, &end, 10);
-			if (*end || r < 2 || r > 255)
-				return -1;
-		}
-		/* worms (path-based, ring): M_PATH; trees and rb: M_UTORUS */
-		m->kind = a == MCAST_ALGORITHM_UTORUS ||
-			  (a >= MCAST_ALGORITHM_BINOMIAL &&
-			   a != MCAST_ALGORITHM_RING) ? M_UTORUS : M_PATH;
-		m->flags = MCAST_SEND_ALGORITHM;
-		m->algorithm = a | (uint32_t)r << 8;
-		return 0;
-	}
-	return -1;
+	if (parse_node_algo(m->name, &a, &r, err))
+		return -1;
+	/* worms (path-based, ring): M_PATH; trees and rb: M_UTORUS */
+	m->kind = a == MCAST_ALGORITHM_UTORUS ||
+		  (a >= MCAST_ALGORITHM_BINOMIAL &&
+		   a != MCAST_ALGORITHM_RING) ? M_UTORUS : M_PATH;
+	m->flags = MCAST_SEND_ALGORITHM;
+	m->algorithm = a | r << 8;
+	return 0;
 }
 
 /* --methods: a comma-separated list of them ("all": u-torus,separate). */

@@ -25,10 +25,7 @@
 #include "parse.h"
 #include "simutil.h"
 
-#define NALGO	4
-
-static const char *const names[NALGO] = { "u-cube", "maxport", "combine",
-					  "w-sort" };
+#define NALGO	(MC_CUBE_WSORT + 1)	/* the trees (cube_algo_name()) */
 
 struct opts {
 	u32 n;				/* dimension */
@@ -69,21 +66,20 @@ static u32 parse_dim(const char *s)
 static u32 parse_algos(const char *s, enum mc_cube_algo *out)
 {
 	char buf[128], *tok, *save = NULL;
-	u32 n = 0, i;
+	enum mc_cube_algo algo;
+	u32 n = 0;
 
 	if (strlen(s) >= sizeof(buf))
 		sim_die("%s: list too long", "--algorithms");
 	strcpy(buf, s);
 	for (tok = strtok_r(buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
-		for (i = 0; i < NALGO && strcmp(tok, names[i]); i++)
-			;
-		if (i == NALGO)
+		if (cube_algo_find(tok, &algo))
 			sim_die("--algorithms: '%s' is not u-cube, maxport, combine or w-sort",
 				tok);
 		if (n == NALGO)
 			sim_die("%s: at most the four algorithms", "--algorithms");
-		out[n++] = (enum mc_cube_algo)i;
+		out[n++] = algo;
 	}
 	if (!n)
 		sim_die("%s: empty list", "--algorithms");
@@ -197,13 +193,13 @@ static void report(const struct opts *o, u32 a, u32 d, const struct point *p)
 
 	if (o->csv)
 		printf("%u,%s,%s,%u,%u,%.4f,%.4f,%.4f,%.4f,%u,%.2f\n", o->n,
-		       names[o->algo[a]],
+		       cube_algo_name(o->algo[a]),
 		       o->port == MC_CUBE_ALL_PORT ? "all" : "one", d,
 		       o->trials, mx, mci, av, aci, p->worst, hops);
 	else
 		printf("%2u-cube %-8s d=%-5u max %6.3f +- %.3f  avg %6.3f +- %.3f  worst %2u  hops %8.1f\n",
-		       o->n, names[o->algo[a]], d, mx, mci, av, aci, p->worst,
-		       hops);
+		       o->n, cube_algo_name(o->algo[a]), d, mx, mci, av, aci,
+		       p->worst, hops);
 }
 
 /* Every algorithm over the same @o->trials sets of @d destinations. */

@@ -14,11 +14,9 @@
 #include <string.h>
 
 #include "experiments.h"
+#include "parse.h"
 
-#define NALGO	4
-
-static const char *const algos[NALGO] = { "u-cube", "maxport", "combine",
-					  "w-sort" };
+#define NALGO	(MC_CUBE_WSORT + 1)	/* the trees (cube_algo_name()) */
 
 struct cube_run {
 	u32 n;
@@ -108,8 +106,8 @@ static int fewer_steps(FILE *f, const struct table *t)
 			double u = get(t, runs[i].n, "u-cube", d[j], "max_steps");
 
 			for (a = 1; a < NALGO; a++) {
-				double v = get(t, runs[i].n, algos[a], d[j],
-					       "max_steps");
+				double v = get(t, runs[i].n, cube_algo_name(a),
+					       d[j], "max_steps");
 
 				bad += !(v <= u);
 				if (u - v > most)
@@ -140,8 +138,9 @@ static int wsort_best(FILE *f, const struct table *t)
 			bool below = true;
 
 			for (a = 1; a < 3; a++) {
-				double v = get(t, n, algos[a], d[j], "max_steps") -
-					   get(t, n, algos[a], d[j], "max_ci");
+				const char *name = cube_algo_name(a);
+				double v = get(t, n, name, d[j], "max_steps") -
+					   get(t, n, name, d[j], "max_ci");
 
 				below &= w < v;
 				if (v - w < least)
@@ -173,9 +172,9 @@ static int converge(FILE *f, const struct table *t)
 		for (a = 1; a < NALGO; a++) {
 			u32 n = runs[i].n, b = runs[i].bcast;
 
-			bad += get(t, n, algos[a], b, "max_steps") !=
+			bad += get(t, n, cube_algo_name(a), b, "max_steps") !=
 			       get(t, n, "u-cube", b, "max_steps") ||
-			       get(t, n, algos[a], b, "avg_steps") !=
+			       get(t, n, cube_algo_name(a), b, "avg_steps") !=
 			       get(t, n, "u-cube", b, "avg_steps");
 		}
 	return verdict(f, !bad,
@@ -212,7 +211,7 @@ static int against_notes(FILE *f, const struct table *t)
 	for (i = 0; i < sizeof(notes) / sizeof(notes[0]); i++)
 		for (a = 0; a < NALGO; a++)
 			for (k = 0; k < 2; k++) {
-				double v = get(t, notes[i].n, algos[a],
+				double v = get(t, notes[i].n, cube_algo_name(a),
 					       notes[i].d,
 					       k ? "avg_steps" : "max_steps");
 				double dev = fabs(v / notes[i].v[a][k] - 1);
@@ -244,8 +243,8 @@ EXPERIMENT(exp_fig3_10)
 		/* one algorithm at a time: each plot line is consecutive rows */
 		for (a = 0; a < NALGO; a++, header = false)
 			if (spawn(csv, header, "cube", "-t", topo, "-d",
-				  runs[i].dests, "-a", algos[a], "-n", tr,
-				  "--csv", NULL)) {
+				  runs[i].dests, "-a", cube_algo_name(a), "-n",
+				  tr, "--csv", NULL)) {
 				fclose(csv);
 				return -1;
 			}
