@@ -261,6 +261,7 @@ struct mcast_job {
 	struct list_head ack_link;	/* mcast_net.acks: an ACK is due */
 	u32 ack_frag;			/* the fragment it answers */
 	bool ack_probe;			/* ... and a probe among them */
+	unsigned long ack_due;		/* in mn->acks_held: sent then */
 	bool root;
 	bool waiting;			/* root: a sender waits for it */
 	bool told;			/* root: its sender had the failed list */
@@ -522,6 +523,8 @@ void mcast_worm_free(struct mcast_worm *w);
 void mcast_worm_leave(struct mcast_tx *tx);
 
 /* data_tx.c */
+/* Sends the ACKs a DONE did not answer in time (data_rx.c). */
+void mcast_acks_held_due(struct mcast_net *mn);
 void mcast_tx_pump(struct mcast_net *mn, struct mcast_tx *tx);
 void mcast_tx_send_frag(struct mcast_net *mn, struct mcast_tx *tx, u32 i);
 /* ... marked MCW_F_PROBE: its ACK says so (mcast_tx_timer()) */

@@ -64,16 +64,66 @@ static void mcast_ack_later(struct mcast_net *mn, struct mcast_job *job,
 		list_add_tail(&job->ack_link, &mn->acks);
 }
 
+static unsigned int ack_hold_ms = 20;
+module_param(ack_hold_ms, uint, 0644);
+MODULE_PARM_DESC(ack_hold_ms,
+		 "A forwarder's ACK of a one-fragment message waits up to this long (ms, at most a quarter of the node's rto_ms) for its DONE, which answers for it (default 20, 0: never)");
+
+/*
+ * A forwarder's ACK of a one-fragment message can wait: its DONE, once
+ * its children's are in, acknowledges the fragment too (mcast_rx_done()),
+ * and a subtree that finishes within the wait saves the parent a
+ * datagram (2 per destination rather than 2.5 on a U-torus tree).  Only
+ * a whole one-fragment message (a longer one's last ACK would hold
+ * the parent's window), never the answer to a probe (the parent waits
+ * for it), and never longer than a quarter of the parent's least RTO.
+ */
+static unsigned long mcast_ack_hold(struct mcast_net *mn,
+				    const struct mcast_job *job)
+{
+	u32 ms = min(READ_ONCE(ack_hold_ms), mn->rto_ms / 4);
+
+	if (!ms || job->ack_probe || job->state != JOB_FWD ||
+	    job->nfrags != 1 || list_empty(&job->txs))
+		return 0;
+	return max(1UL, msecs_to_jiffies(ms));
+}
+
+static void mcast_ack_now(struct mcast_net *mn, struct mcast_job *job)
+{
+	list_del_init(&job->ack_link);
+	mcast_send_ack(mn, job, job->ack_frag,
+		       job->ack_probe ? MCW_F_PROBE : 0);
+	job->ack_probe = false;
+}
+
 void mcast_data_rx_flush(struct mcast_net *mn)
 {
 	struct mcast_job *job, *tmp;
+	unsigned long hold;
 
 	lockdep_assert_held(&mn->lock);
 	list_for_each_entry_safe(job, tmp, &mn->acks, ack_link) {
-		list_del_init(&job->ack_link);
-		mcast_send_ack(mn, job, job->ack_frag,
-			       job->ack_probe ? MCW_F_PROBE : 0);
-		job->ack_probe = false;
+		hold = mcast_ack_hold(mn, job);
+		if (!hold) {
+			mcast_ack_now(mn, job);
+			continue;
+		}
+		job->ack_due = jiffies + hold;
+		list_move_tail(&job->ack_link, &mn->acks_held);
+		mcast_arm(mn);
+	}
+}
+
+/* The held ACKs whose DONE did not come in time (oldest first). */
+void mcast_acks_held_due(struct mcast_net *mn)
+{
+	struct mcast_job *job, *tmp;
+
+	list_for_each_entry_safe(job, tmp, &mn->acks_held, ack_link) {
+		if (time_before(jiffies, job->ack_due))
+			break;
+		mcast_ack_now(mn, job);
 	}
 }
 EXPORT_SYMBOL_GPL(mcast_data_rx_flush);

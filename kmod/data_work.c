@@ -104,6 +104,7 @@ static void mcast_timer_work(struct work_struct *w)
 		goto out;
 	xa_for_each(&mn->txs, id, tx)
 		mcast_tx_timer(mn, tx);
+	mcast_acks_held_due(mn);
 	list_for_each_entry_safe(job, tmp, &mn->jobs, link)
 		if (mcast_rx_job_over(job, keep))
 			mcast_job_free(mn, job);	/* the parent gave up */
@@ -112,6 +113,7 @@ static void mcast_timer_work(struct work_struct *w)
 	mcast_streams_skip_gaps(mn);
 	mcast_streams_expire(mn);
 	again = !xa_empty(&mn->txs) || !list_empty(&mn->held_streams) ||
+		!list_empty(&mn->acks_held) ||
 		mcast_rb_busy(mn);
 	list_for_each_entry(job, &mn->jobs, link)
 		again |= job->state == JOB_RX;
@@ -230,6 +232,7 @@ void mcast_data_init_net(struct mcast_net *mn)
 	INIT_LIST_HEAD(&mn->done_jobs);
 	INIT_LIST_HEAD(&mn->rbs);
 	INIT_LIST_HEAD(&mn->acks);
+	INIT_LIST_HEAD(&mn->acks_held);
 	INIT_LIST_HEAD(&mn->rx_lru);
 	INIT_LIST_HEAD(&mn->held_streams);
 	INIT_LIST_HEAD(&mn->tx_lru);

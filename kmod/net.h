@@ -204,6 +204,7 @@ struct mcast_net {
 	struct xarray rb_index;		/* (src, seq) -> struct mcast_rb */
 	u32 nrb;			/* assemblies among them */
 	struct list_head acks;		/* jobs owing an ACK (mcast_job.ack_link) */
+	struct list_head acks_held;	/* ... that their DONE may answer */
 	struct xarray rjobs;		/* (parent, xid) -> receiving job */
 	struct xarray txs;		/* xid -> struct mcast_tx */
 	u32 next_xid;
