@@ -159,10 +159,14 @@ LTESTS   := $(LTEST_SRCS:tests/lib/%.c=$(B)/asan/libtest/%)
 # The same, against build/lib/libmcast.so, for the VM (tests/vm/guest/lib_*.t)
 VMLTESTS := $(LTEST_SRCS:tests/lib/%.c=$(B)/libtest/%)
 
-# libmcast: SONAME libmcast.so.1, exports only what libmcast.map lists.
-MCL_MAJOR := 1
+# libmcast: SONAME libmcast.so.MAJOR, exports only what libmcast.map lists.
+# Its version, MAJOR.MINOR, is written once: mcast.h's LIBMCAST_VERSION_*
+# (the newest node of the map is MCAST_MAJOR.MINOR: tests/cli/lib_abi.t).
+MCL_VERSION_OF = $(shell sed -n 's/^\#define LIBMCAST_VERSION_$(1)[ \t]*\([0-9]*\)$$/\1/p' libmcast/mcast.h)
+MCL_MAJOR := $(call MCL_VERSION_OF,MAJOR)
+MCL_MINOR := $(call MCL_VERSION_OF,MINOR)
 MCL_SONAME := libmcast.so.$(MCL_MAJOR)
-MCL_REAL := libmcast.so.$(MCL_MAJOR).0.0
+MCL_REAL := libmcast.so.$(MCL_MAJOR).$(MCL_MINOR).0
 MCL_DIR := $(B)/lib
 MCL := $(MCL_DIR)/$(MCL_REAL)
 MCL_LINKS := $(MCL_DIR)/$(MCL_SONAME) $(MCL_DIR)/libmcast.so

@@ -17,7 +17,11 @@ cd "$(dirname "$0")/../.." || exit 1
 top=$PWD
 lib=${LIBMCAST_DIR:-$top/build/lib}
 case $lib in /*) ;; *) lib=$orig/$lib ;; esac
-so=$lib/libmcast.so.1.0.0
+# the real name, libmcast.so.MAJOR.MINOR.0, from mcast.h's version
+major=$(sed -n 's/^#define LIBMCAST_VERSION_MAJOR[ \t]*//p' libmcast/mcast.h)
+minor=$(sed -n 's/^#define LIBMCAST_VERSION_MINOR[ \t]*//p' libmcast/mcast.h)
+real=libmcast.so.$major.$minor.0
+so=$lib/$real
 if [ ! -f "$so" ]; then
 	echo "Bail out! no $so (run make libmcast)"
 	exit 1
@@ -74,9 +78,9 @@ soname=$(readelf -d "$so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
 [ "$soname" = libmcast.so.1 ]
 ok $? "SONAME is libmcast.so.1" "got: $soname"
 
-[ "$(readlink "$lib/libmcast.so.1")" = libmcast.so.1.0.0 ] &&
-	[ "$(readlink "$lib/libmcast.so")" = libmcast.so.1.0.0 ]
-ok $? "libmcast.so.1 and libmcast.so link to libmcast.so.1.0.0"
+[ "$(readlink "$lib/libmcast.so.1")" = "$real" ] &&
+	[ "$(readlink "$lib/libmcast.so")" = "$real" ]
+ok $? "libmcast.so.1 and libmcast.so link to $real"
 
 ! readelf -d "$so" | grep -q '(TEXTREL)'
 ok $? "no text relocations"
@@ -88,7 +92,7 @@ out=$(env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s --no-print-directory \
 ok $? "make install-lib DESTDIR=... succeeds" "$out"
 p=$tmp/root/usr/local
 missing=
-for f in lib/libmcast.so.1.0.0 lib/libmcast.so.1 lib/libmcast.so \
+for f in lib/$real lib/libmcast.so.1 lib/libmcast.so \
 	 lib/pkgconfig/libmcast.pc include/mcast.h include/linux/mcast.h \
 	 share/man/man3/libmcast.3 share/man/man3/mcast_open.3; do
 	[ -e "$p/$f" ] || missing+=" $f"
