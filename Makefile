@@ -43,14 +43,19 @@
 #                        mcastbed-swroutes, mcastperf and mcastsim into
 #                        $(DESTDIR)$(BINDIR), mcastsim(1) into $(MANDIR)
 #   make install-lib     libmcast.so.1, its headers, libmcast.pc and man pages
-#                        under $(DESTDIR)$(PREFIX)
+#                        under $(DESTDIR)$(PREFIX): mcast.h in $(INCLUDEDIR),
+#                        the kernel's uapi header in $(INCLUDEDIR)/mcast/linux
+#                        (not /usr/include/linux, linux-libc-dev's), found
+#                        through pkg-config's -I$(INCLUDEDIR)/mcast
+#   make deb             the Debian packages (debian/) into build/deb/
 #   make checkpatch      checkpatch.pl over kmod/ and plan/
 #   make sparse          the module build under sparse (C=2), no warnings allowed
 #   make clean
 #
 # Variables: CC, CFLAGS/EXTRA_CFLAGS/CPPFLAGS/LDFLAGS/LDLIBS (added after ours),
 # V=1 (verbose), W=1 (extra kernel warnings), DESTDIR, PREFIX, BINDIR,
-# LIBDIR, INCLUDEDIR, MANDIR, PKGCONFIGDIR, PKG_CONFIG,
+# LIBDIR, INCLUDEDIR, MANDIR, PKGCONFIGDIR, PKG_CONFIG, UNITDIR (default
+# $(PREFIX)/lib/systemd/system, or systemd.pc's with PREFIX=/usr),
 # KERNELRELEASE (default: the newest version with /lib/modules/*/build),
 # KDIR (default: /lib/modules/$(KERNELRELEASE)/build).
 
@@ -328,6 +333,13 @@ $(PERF): $(B)/obj/utils/mcastperf/mcastperf.o $(MCL_LINKS)
 	$(quiet) LD $@
 	$(Q)$(CC) $(U_LDFLAGS) -o $@ $< -L$(MCL_DIR) -Wl,-rpath,$(CURDIR)/$(MCL_DIR) \
 		-lmcast $(LDLIBS)
+# ... and the one install-tools installs: no RUNPATH into the build tree,
+# it finds libmcast.so.1 where install-lib put it (the loader's paths).
+PERF_INST := $(B)/inst/mcastperf
+$(PERF_INST): $(B)/obj/utils/mcastperf/mcastperf.o $(MCL_LINKS)
+	$(quiet) LD $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(U_LDFLAGS) -o $@ $< -L$(MCL_DIR) -lmcast $(LDLIBS)
 
 # mcastbed-peers: mcastbed's bulk peer configuration (raw netlink, no libnl).
 BEDPEERS := $(B)/mcastbed-peers
@@ -603,13 +615,13 @@ bench-peers: userspace
 
 # The testbed and benchmark tools (not part of `make install`).
 .PHONY: install-tools
-install-tools: $(PERF) $(SIM) $(BEDPEERS) $(BEDROUTES) $(BEDSWROUTES)
+install-tools: $(PERF_INST) $(SIM) $(BEDPEERS) $(BEDROUTES) $(BEDSWROUTES)
 	$(INSTALL) -d $(DESTDIR)$(BINDIR)
 	$(INSTALL) -m 0755 utils/mcastbed/mcastbed $(DESTDIR)$(BINDIR)/mcastbed
 	$(INSTALL) -m 0755 $(BEDPEERS) $(DESTDIR)$(BINDIR)/mcastbed-peers
 	$(INSTALL) -m 0755 $(BEDROUTES) $(DESTDIR)$(BINDIR)/mcastbed-routes
 	$(INSTALL) -m 0755 $(BEDSWROUTES) $(DESTDIR)$(BINDIR)/mcastbed-swroutes
-	$(INSTALL) -m 0755 $(PERF) $(DESTDIR)$(BINDIR)/mcastperf
+	$(INSTALL) -m 0755 $(PERF_INST) $(DESTDIR)$(BINDIR)/mcastperf
 	$(INSTALL) -m 0755 $(SIM) $(DESTDIR)$(BINDIR)/mcastsim
 	$(INSTALL) -d $(DESTDIR)$(MANDIR)/man1
 	$(INSTALL) -m 0644 utils/mcastsim/mcastsim.1 $(DESTDIR)$(MANDIR)/man1
@@ -628,7 +640,16 @@ install: install-bin install-lib install-system $(if $(HAVE_KDIR),modules_instal
 UDEVRULESDIR ?= /lib/udev/rules.d
 SYSUSERSDIR ?= /usr/lib/sysusers.d
 MODULESLOADDIR ?= /usr/lib/modules-load.d
-UNITDIR ?= /lib/systemd/system
+# systemd's units under the prefix (systemd reads /usr/local/lib/systemd/
+# system too); with PREFIX=/usr where systemd.pc says (/lib/systemd/system
+# on Debian 12, /usr/lib/systemd/system on merged-/usr systems).
+ifeq ($(origin UNITDIR),undefined)
+ifeq ($(PREFIX),/usr)
+UNITDIR := $(or $(shell $(PKG_CONFIG) --variable=systemdsystemunitdir systemd 2>/dev/null),/usr/lib/systemd/system)
+else
+UNITDIR := $(PREFIX)/lib/systemd/system
+endif
+endif
 SYSCONFDIR ?= /etc
 .PHONY: install-system
 install-system:
@@ -658,14 +679,14 @@ install-bin: $(CTL) $(MON) $(MCD)
 
 install-lib: libmcast
 	$(INSTALL) -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) \
-		$(DESTDIR)$(INCLUDEDIR)/linux $(DESTDIR)$(MANDIR)/man3
+		$(DESTDIR)$(INCLUDEDIR)/mcast/linux $(DESTDIR)$(MANDIR)/man3
 	$(INSTALL) -m 0755 $(MCL) $(DESTDIR)$(LIBDIR)/$(MCL_REAL)
 	ln -sf $(MCL_REAL) $(DESTDIR)$(LIBDIR)/$(MCL_SONAME)
 	ln -sf $(MCL_SONAME) $(DESTDIR)$(LIBDIR)/libmcast.so
 	$(INSTALL) -m 0644 $(MCL_PC) $(DESTDIR)$(PKGCONFIGDIR)/libmcast.pc
 	$(INSTALL) -m 0644 libmcast/mcast.h $(DESTDIR)$(INCLUDEDIR)/mcast.h
 	$(INSTALL) -m 0644 include/uapi/linux/mcast.h \
-		$(DESTDIR)$(INCLUDEDIR)/linux/mcast.h
+		$(DESTDIR)$(INCLUDEDIR)/mcast/linux/mcast.h
 	$(if $(MCL_MANS),$(INSTALL) -m 0644 $(MCL_MANS) $(DESTDIR)$(MANDIR)/man3)
 
 # ------------------------------------------------------------------- kernel

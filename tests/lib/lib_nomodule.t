@@ -93,7 +93,7 @@ ok $? "make install-lib DESTDIR=... succeeds" "$out"
 p=$tmp/root/usr/local
 missing=
 for f in lib/$real lib/libmcast.so.1 lib/libmcast.so \
-	 lib/pkgconfig/libmcast.pc include/mcast.h include/linux/mcast.h \
+	 lib/pkgconfig/libmcast.pc include/mcast.h include/mcast/linux/mcast.h \
 	 share/man/man3/libmcast.3 share/man/man3/mcast_open.3; do
 	[ -e "$p/$f" ] || missing+=" $f"
 done
@@ -101,8 +101,9 @@ done
 ok $? "the tree has the library, its links, headers, .pc and man pages" \
 	"missing:$missing"
 
-cmp -s include/uapi/linux/mcast.h "$p/include/linux/mcast.h"
-ok $? "the installed <linux/mcast.h> is the uapi header"
+cmp -s include/uapi/linux/mcast.h "$p/include/mcast/linux/mcast.h" &&
+	[ ! -e "$p/include/linux" ]
+ok $? "the installed <linux/mcast.h> is the uapi header, in include/mcast/linux"
 
 nomsg=
 while read -r f; do
@@ -130,7 +131,7 @@ export PKG_CONFIG_PATH=$p/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$tmp/root
 unset PKG_CONFIG_LIBDIR
 flags=$(pkg-config --cflags --libs libmcast 2>&1)
 flags=${flags% }
-[ "$flags" = "-I$p/include -L$p/lib -lmcast" ]
+[ "$flags" = "-I$p/include -I$p/include/mcast -L$p/lib -lmcast" ]
 ok $? "pkg-config --cflags --libs libmcast points at the tree" "got: $flags"
 ver=$(pkg-config --modversion libmcast 2>&1)
 want=$(sed -n 's/^PACKAGE_VERSION="\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' dkms.conf)
@@ -143,7 +144,7 @@ out=$(cc -std=c11 -Wall -Wextra -Werror -pedantic \
 ok $? "mcast_hello.c compiles against the installed tree (c11, -pedantic)" "$out"
 
 out=$(printf '#include <mcast.h>\nint main(void) { return 0; }\n' |
-	c++ -std=c++11 -Wall -Wextra -Werror -x c++ -I"$p/include" \
+	c++ -std=c++11 -Wall -Wextra -Werror -x c++ -I"$p/include" -I"$p/include/mcast" \
 	-o "$tmp/cxx" - 2>&1)
 ok $? "mcast.h compiles as C++" "$out"
 
