@@ -167,7 +167,7 @@ VMLTESTS := $(LTEST_SRCS:tests/lib/%.c=$(B)/libtest/%)
 # libmcast: SONAME libmcast.so.MAJOR, exports only what libmcast.map lists.
 # Its version, MAJOR.MINOR, is written once: mcast.h's LIBMCAST_VERSION_*
 # (the newest node of the map is MCAST_MAJOR.MINOR: tests/cli/lib_abi.t).
-MCL_VERSION_OF = $(shell sed -n 's/^\#define LIBMCAST_VERSION_$(1)[ \t]*\([0-9]*\)$$/\1/p' libmcast/mcast.h)
+MCL_VERSION_OF = $(shell sed -n 's/^\#define LIBMCAST_VERSION_$(1)[ \t]*\([0-9]*\)$$/\1/p' libmcast/mcast.h 2>/dev/null)
 MCL_MAJOR := $(call MCL_VERSION_OF,MAJOR)
 MCL_MINOR := $(call MCL_VERSION_OF,MINOR)
 MCL_SONAME := libmcast.so.$(MCL_MAJOR)
@@ -625,6 +625,26 @@ install-tools: $(PERF_INST) $(SIM) $(BEDPEERS) $(BEDROUTES) $(BEDSWROUTES)
 	$(INSTALL) -m 0755 $(SIM) $(DESTDIR)$(BINDIR)/mcastsim
 	$(INSTALL) -d $(DESTDIR)$(MANDIR)/man1
 	$(INSTALL) -m 0644 utils/mcastsim/mcastsim.1 $(DESTDIR)$(MANDIR)/man1
+
+# The Debian packages (debian/, issue 43): dpkg-buildpackage -b on a copy
+# of the tree in build/deb/mcast-VERSION (it writes its output beside the
+# tree it builds, and cleans build/), so build/deb/ ends with the .debs, the
+# .changes and .buildinfo; then lintian over them.  Needs debhelper,
+# dh-dkms, the build-deps of debian/control (dpkg-checkbuilddeps says
+# which are missing) and lintian.
+DEB_DIR := $(B)/deb
+DEB_SRC := $(DEB_DIR)/mcast-$(VERSION)
+.PHONY: deb
+deb:
+	$(Q)rm -rf $(DEB_DIR) && mkdir -p $(DEB_SRC)
+	$(Q)tar -cf - --exclude=./build --exclude=./.git --exclude='*.ko' \
+		--exclude='*.o' --exclude='.*.cmd' . | tar -xf - -C $(DEB_SRC)
+	cd $(DEB_SRC) && dpkg-buildpackage -b -us -uc
+	$(Q)rm -rf $(DEB_SRC)
+	$(Q)ls $(DEB_DIR)
+	$(Q)if command -v lintian > /dev/null; then \
+		lintian $(DEB_DIR)/*.changes; \
+	else echo "mcast: lintian not installed, not run" >&2; fi
 
 .PHONY: install install-bin install-lib
 install: install-bin install-lib install-system $(if $(HAVE_KDIR),modules_install,module-skip)

@@ -6,7 +6,9 @@
 # MCAST_MAJOR.MINOR, every symbol by name, no glob), the .so's SONAME
 # (libmcast.so.MAJOR) and real name (libmcast.so.MAJOR.MINOR.0), what
 # it exports (nm -D --defined-only: exactly the map's symbols, each at its
-# node) all say the same.  TAP output.
+# node), and Debian's packaging (package libmcastMAJOR, its .symbols
+# file listing the same symbols at the same nodes, the changelog's
+# version being dkms.conf's) all say the same.  TAP output.
 #
 # LIBMCAST_DIR names the built library's directory (default build/lib).
 
@@ -68,7 +70,7 @@ pairs=$(sed -e 's|/\*.*\*/||g' "$map" | awk '
 	}')
 nodes=$(sed -n 's/^\([A-Za-z_][A-Za-z0-9_.]*\)[ \t]*{.*/\1/p' "$map")
 
-echo "1..9"
+echo "1..13"
 
 globs=$(grep ' !glob ' <<< "$pairs" || true)
 [ -z "$globs" ]
@@ -115,5 +117,31 @@ declared=$(grep -o '^[a-z0-9_ ]*[ *]mcast_[a-z0-9_]*(' libmcast/mcast.h |
 [ "$declared" = "$(sed 's/@@.*//' <<< "$maps" | sort)" ]
 ok $? "the map's symbols are the functions mcast.h declares" \
 	"$(diff <(echo "$declared") <(sed 's/@@.*//' <<< "$maps" | sort))"
+
+# --- Debian's packaging
+
+pkg=libmcast$major
+grep -qx "Package: $pkg" debian/control &&
+	! grep -E '^Package: libmcast[0-9]+$' debian/control | grep -qvx "Package: $pkg" &&
+	grep -A12 -x 'Package: libmcast-dev' debian/control |
+	grep -q "^Depends:.*$pkg (= \${binary:Version})"
+ok $? "debian/control: the library package is $pkg, libmcast-dev depends on it" \
+	"$(grep -E '^(Package|Depends):' debian/control 2>&1)"
+
+symf=debian/$pkg.symbols
+head -n 1 "$symf" 2>/dev/null | grep -qx "libmcast.so.$major $pkg #MINVER#"
+ok $? "$symf is for libmcast.so.$major in $pkg" "$(head -n 1 "$symf" 2>&1)"
+
+syms=$(sed -n 's/^ \([A-Za-z0-9_.]*\)@\(MCAST_[0-9.]*\) .*/\1@@\2/p' "$symf" 2>/dev/null)
+symsf=$(grep -v '^MCAST_' <<< "$syms" | sort)
+symsn=$(grep '^MCAST_' <<< "$syms" | awk -F@@ '$1 == $2 {print $1}' | sort -V)
+[ "$symsf" = "$maps" ] && [ "$symsn" = "$want" ]
+ok $? "$symf lists the map's symbols and nodes, each at its node" \
+	"$(diff <(printf '%s\n%s\n' "$maps" "$want") <(printf '%s\n%s\n' "$symsf" "$symsn"))"
+
+version=$(sed -n 's/^PACKAGE_VERSION="\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' dkms.conf)
+chver=$(sed -n '1s/^[^ ]* (\([^)]*\)).*/\1/p' debian/changelog 2>/dev/null)
+[ -n "$version" ] && [ "$chver" = "$version" ]
+ok $? "debian/changelog's version is dkms.conf's ($version)" "got: $chver"
 
 [ "$failed" -eq 0 ]
