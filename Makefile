@@ -47,14 +47,19 @@
 #                        mcastbed(8) into $(MANDIR)
 #   make man             the man pages under build/man/, with the version
 #   make install-lib     libmcast.so.1, its headers, libmcast.pc and man pages
-#                        under $(DESTDIR)$(PREFIX)
+#                        under $(DESTDIR)$(PREFIX): mcast.h in $(INCLUDEDIR),
+#                        the kernel's uapi header in $(INCLUDEDIR)/mcast/linux
+#                        (not /usr/include/linux, linux-libc-dev's), found
+#                        through pkg-config's -I$(INCLUDEDIR)/mcast
+#   make deb             the Debian packages (debian/) into build/deb/
 #   make checkpatch      checkpatch.pl over kmod/ and plan/
 #   make sparse          the module build under sparse (C=2), no warnings allowed
 #   make clean
 #
 # Variables: CC, CFLAGS/EXTRA_CFLAGS/CPPFLAGS/LDFLAGS/LDLIBS (added after ours),
 # V=1 (verbose), W=1 (extra kernel warnings), DESTDIR, PREFIX, BINDIR,
-# LIBDIR, INCLUDEDIR, MANDIR, PKGCONFIGDIR, PKG_CONFIG, BASHCOMPDIR,
+# LIBDIR, INCLUDEDIR, MANDIR, PKGCONFIGDIR, PKG_CONFIG, BASHCOMPDIR, UNITDIR
+# (default $(PREFIX)/lib/systemd/system, or systemd.pc's with PREFIX=/usr),
 # KERNELRELEASE (default: the newest version with /lib/modules/*/build),
 # KDIR (default: /lib/modules/$(KERNELRELEASE)/build).
 
@@ -163,10 +168,14 @@ LTESTS   := $(LTEST_SRCS:tests/lib/%.c=$(B)/asan/libtest/%)
 # The same, against build/lib/libmcast.so, for the VM (tests/vm/guest/lib_*.t)
 VMLTESTS := $(LTEST_SRCS:tests/lib/%.c=$(B)/libtest/%)
 
-# libmcast: SONAME libmcast.so.1, exports only what libmcast.map lists.
-MCL_MAJOR := 1
+# libmcast: SONAME libmcast.so.MAJOR, exports only what libmcast.map lists.
+# Its version, MAJOR.MINOR, is written once: mcast.h's LIBMCAST_VERSION_*
+# (the newest node of the map is MCAST_MAJOR.MINOR: tests/cli/lib_abi.t).
+MCL_VERSION_OF = $(shell sed -n 's/^\#define LIBMCAST_VERSION_$(1)[ \t]*\([0-9]*\)$$/\1/p' libmcast/mcast.h 2>/dev/null)
+MCL_MAJOR := $(call MCL_VERSION_OF,MAJOR)
+MCL_MINOR := $(call MCL_VERSION_OF,MINOR)
 MCL_SONAME := libmcast.so.$(MCL_MAJOR)
-MCL_REAL := libmcast.so.$(MCL_MAJOR).0.0
+MCL_REAL := libmcast.so.$(MCL_MAJOR).$(MCL_MINOR).0
 MCL_DIR := $(B)/lib
 MCL := $(MCL_DIR)/$(MCL_REAL)
 MCL_LINKS := $(MCL_DIR)/$(MCL_SONAME) $(MCL_DIR)/libmcast.so
@@ -344,6 +353,13 @@ $(PERF): $(PERF_OBJS) $(MCL_LINKS)
 	$(quiet) LD $@
 	$(Q)$(CC) $(U_LDFLAGS) -o $@ $(PERF_OBJS) -L$(MCL_DIR) \
 		-Wl,-rpath,$(CURDIR)/$(MCL_DIR) -lmcast $(LDLIBS)
+# ... and the one install-tools installs: no RUNPATH into the build tree,
+# it finds libmcast.so.1 where install-lib put it (the loader's paths).
+PERF_INST := $(B)/inst/mcastperf
+$(PERF_INST): $(PERF_OBJS) $(MCL_LINKS)
+	$(quiet) LD $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(U_LDFLAGS) -o $@ $(PERF_OBJS) -L$(MCL_DIR) -lmcast $(LDLIBS)
 
 # mcastbed-peers: mcastbed's bulk peer configuration (raw netlink, no libnl).
 BEDPEERS := $(B)/mcastbed-peers
@@ -619,20 +635,40 @@ bench-peers: userspace
 
 # The testbed and benchmark tools (not part of `make install`).
 .PHONY: install-tools
-install-tools: $(PERF) $(SIM) $(BEDPEERS) $(BEDROUTES) $(BEDSWROUTES) man
+install-tools: $(PERF_INST) $(SIM) $(BEDPEERS) $(BEDROUTES) $(BEDSWROUTES) man
 	$(INSTALL) -d $(DESTDIR)$(BINDIR)
 	sed 's|@VERSION@|$(VERSION)|g' utils/mcastbed/mcastbed > $(DESTDIR)$(BINDIR)/mcastbed
 	chmod 0755 $(DESTDIR)$(BINDIR)/mcastbed
 	$(INSTALL) -m 0755 $(BEDPEERS) $(DESTDIR)$(BINDIR)/mcastbed-peers
 	$(INSTALL) -m 0755 $(BEDROUTES) $(DESTDIR)$(BINDIR)/mcastbed-routes
 	$(INSTALL) -m 0755 $(BEDSWROUTES) $(DESTDIR)$(BINDIR)/mcastbed-swroutes
-	$(INSTALL) -m 0755 $(PERF) $(DESTDIR)$(BINDIR)/mcastperf
+	$(INSTALL) -m 0755 $(PERF_INST) $(DESTDIR)$(BINDIR)/mcastperf
 	$(INSTALL) -m 0755 $(SIM) $(DESTDIR)$(BINDIR)/mcastsim
 	$(INSTALL) -d $(DESTDIR)$(MANDIR)/man1
 	$(INSTALL) -m 0644 $(B)/man/utils/mcastsim/mcastsim.1 \
 		$(B)/man/utils/mcastperf/mcastperf.1 $(DESTDIR)$(MANDIR)/man1
 	$(INSTALL) -d $(DESTDIR)$(MANDIR)/man8
 	$(INSTALL) -m 0644 $(B)/man/utils/mcastbed/mcastbed.8 $(DESTDIR)$(MANDIR)/man8
+
+# The Debian packages (debian/, issue 43): dpkg-buildpackage -b on a copy
+# of the tree in build/deb/mcast-VERSION (it writes its output beside the
+# tree it builds, and cleans build/), so build/deb/ ends with the .debs, the
+# .changes and .buildinfo; then lintian over them.  Needs debhelper,
+# dh-dkms, the build-deps of debian/control (dpkg-checkbuilddeps says
+# which are missing) and lintian.
+DEB_DIR := $(B)/deb
+DEB_SRC := $(DEB_DIR)/mcast-$(VERSION)
+.PHONY: deb
+deb:
+	$(Q)rm -rf $(DEB_DIR) && mkdir -p $(DEB_SRC)
+	$(Q)tar -cf - --exclude=./build --exclude=./.git --exclude='*.ko' \
+		--exclude='*.o' --exclude='.*.cmd' . | tar -xf - -C $(DEB_SRC)
+	cd $(DEB_SRC) && dpkg-buildpackage -b -us -uc
+	$(Q)rm -rf $(DEB_SRC)
+	$(Q)ls $(DEB_DIR)
+	$(Q)if command -v lintian > /dev/null; then \
+		lintian $(DEB_DIR)/*.changes; \
+	else echo "mcast: lintian not installed, not run" >&2; fi
 
 .PHONY: install install-bin install-lib
 install: install-bin install-lib install-system $(if $(HAVE_KDIR),modules_install,module-skip)
@@ -648,7 +684,16 @@ install: install-bin install-lib install-system $(if $(HAVE_KDIR),modules_instal
 UDEVRULESDIR ?= /lib/udev/rules.d
 SYSUSERSDIR ?= /usr/lib/sysusers.d
 MODULESLOADDIR ?= /usr/lib/modules-load.d
-UNITDIR ?= /lib/systemd/system
+# systemd's units under the prefix (systemd reads /usr/local/lib/systemd/
+# system too); with PREFIX=/usr where systemd.pc says (/lib/systemd/system
+# on Debian 12, /usr/lib/systemd/system on merged-/usr systems).
+ifeq ($(origin UNITDIR),undefined)
+ifeq ($(PREFIX),/usr)
+UNITDIR := $(or $(shell $(PKG_CONFIG) --variable=systemdsystemunitdir systemd 2>/dev/null),/usr/lib/systemd/system)
+else
+UNITDIR := $(PREFIX)/lib/systemd/system
+endif
+endif
 SYSCONFDIR ?= /etc
 .PHONY: install-system
 install-system:
@@ -686,14 +731,14 @@ install-bin: $(CTL) $(MON) $(MCD) man
 
 install-lib: libmcast man
 	$(INSTALL) -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) \
-		$(DESTDIR)$(INCLUDEDIR)/linux $(DESTDIR)$(MANDIR)/man3
+		$(DESTDIR)$(INCLUDEDIR)/mcast/linux $(DESTDIR)$(MANDIR)/man3
 	$(INSTALL) -m 0755 $(MCL) $(DESTDIR)$(LIBDIR)/$(MCL_REAL)
 	ln -sf $(MCL_REAL) $(DESTDIR)$(LIBDIR)/$(MCL_SONAME)
 	ln -sf $(MCL_SONAME) $(DESTDIR)$(LIBDIR)/libmcast.so
 	$(INSTALL) -m 0644 $(MCL_PC) $(DESTDIR)$(PKGCONFIGDIR)/libmcast.pc
 	$(INSTALL) -m 0644 libmcast/mcast.h $(DESTDIR)$(INCLUDEDIR)/mcast.h
 	$(INSTALL) -m 0644 include/uapi/linux/mcast.h \
-		$(DESTDIR)$(INCLUDEDIR)/linux/mcast.h
+		$(DESTDIR)$(INCLUDEDIR)/mcast/linux/mcast.h
 	$(if $(MCL_MANS),$(INSTALL) -m 0644 $(MCL_MANS) $(DESTDIR)$(MANDIR)/man3)
 
 # ------------------------------------------------------------------- kernel

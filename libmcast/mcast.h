@@ -33,8 +33,16 @@
 extern "C" {
 #endif
 
+/*
+ * The library's version, MAJOR.MINOR: MAJOR is the SONAME's
+ * (libmcast.so.MAJOR, package libmcastMAJOR), MCAST_MAJOR.MINOR the newest
+ * version node of libmcast.map, whose functions a program may use when
+ * LIBMCAST_VERSION_MINOR is at least MINOR.  The Makefile reads both from
+ * here (real name libmcast.so.MAJOR.MINOR.0); tests/cli/lib_abi.t checks
+ * that the map, the .so and debian/ agree.
+ */
 #define LIBMCAST_VERSION_MAJOR	1
-#define LIBMCAST_VERSION_MINOR	0
+#define LIBMCAST_VERSION_MINOR	2
 
 /* The default device path (MCAST_DEVICE in the environment overrides it). */
 #define MCAST_DEVICE_PATH	"/dev/" MCAST_DEVICE_NAME

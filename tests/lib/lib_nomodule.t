@@ -17,7 +17,11 @@ cd "$(dirname "$0")/../.." || exit 1
 top=$PWD
 lib=${LIBMCAST_DIR:-$top/build/lib}
 case $lib in /*) ;; *) lib=$orig/$lib ;; esac
-so=$lib/libmcast.so.1.0.0
+# the real name, libmcast.so.MAJOR.MINOR.0, from mcast.h's version
+major=$(sed -n 's/^#define LIBMCAST_VERSION_MAJOR[ \t]*//p' libmcast/mcast.h)
+minor=$(sed -n 's/^#define LIBMCAST_VERSION_MINOR[ \t]*//p' libmcast/mcast.h)
+real=libmcast.so.$major.$minor.0
+so=$lib/$real
 if [ ! -f "$so" ]; then
 	echo "Bail out! no $so (run make libmcast)"
 	exit 1
@@ -74,9 +78,9 @@ soname=$(readelf -d "$so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
 [ "$soname" = libmcast.so.1 ]
 ok $? "SONAME is libmcast.so.1" "got: $soname"
 
-[ "$(readlink "$lib/libmcast.so.1")" = libmcast.so.1.0.0 ] &&
-	[ "$(readlink "$lib/libmcast.so")" = libmcast.so.1.0.0 ]
-ok $? "libmcast.so.1 and libmcast.so link to libmcast.so.1.0.0"
+[ "$(readlink "$lib/libmcast.so.1")" = "$real" ] &&
+	[ "$(readlink "$lib/libmcast.so")" = "$real" ]
+ok $? "libmcast.so.1 and libmcast.so link to $real"
 
 ! readelf -d "$so" | grep -q '(TEXTREL)'
 ok $? "no text relocations"
@@ -88,8 +92,8 @@ out=$(env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s --no-print-directory \
 ok $? "make install-lib DESTDIR=... succeeds" "$out"
 p=$tmp/root/usr/local
 missing=
-for f in lib/libmcast.so.1.0.0 lib/libmcast.so.1 lib/libmcast.so \
-	 lib/pkgconfig/libmcast.pc include/mcast.h include/linux/mcast.h \
+for f in lib/$real lib/libmcast.so.1 lib/libmcast.so \
+	 lib/pkgconfig/libmcast.pc include/mcast.h include/mcast/linux/mcast.h \
 	 share/man/man3/libmcast.3 share/man/man3/mcast_open.3; do
 	[ -e "$p/$f" ] || missing+=" $f"
 done
@@ -97,8 +101,9 @@ done
 ok $? "the tree has the library, its links, headers, .pc and man pages" \
 	"missing:$missing"
 
-cmp -s include/uapi/linux/mcast.h "$p/include/linux/mcast.h"
-ok $? "the installed <linux/mcast.h> is the uapi header"
+cmp -s include/uapi/linux/mcast.h "$p/include/mcast/linux/mcast.h" &&
+	[ ! -e "$p/include/linux" ]
+ok $? "the installed <linux/mcast.h> is the uapi header, in include/mcast/linux"
 
 nomsg=
 while read -r f; do
@@ -126,7 +131,7 @@ export PKG_CONFIG_PATH=$p/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$tmp/root
 unset PKG_CONFIG_LIBDIR
 flags=$(pkg-config --cflags --libs libmcast 2>&1)
 flags=${flags% }
-[ "$flags" = "-I$p/include -L$p/lib -lmcast" ]
+[ "$flags" = "-I$p/include -I$p/include/mcast -L$p/lib -lmcast" ]
 ok $? "pkg-config --cflags --libs libmcast points at the tree" "got: $flags"
 ver=$(pkg-config --modversion libmcast 2>&1)
 want=$(sed -n 's/^PACKAGE_VERSION="\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' dkms.conf)
@@ -139,7 +144,7 @@ out=$(cc -std=c11 -Wall -Wextra -Werror -pedantic \
 ok $? "mcast_hello.c compiles against the installed tree (c11, -pedantic)" "$out"
 
 out=$(printf '#include <mcast.h>\nint main(void) { return 0; }\n' |
-	c++ -std=c++11 -Wall -Wextra -Werror -x c++ -I"$p/include" \
+	c++ -std=c++11 -Wall -Wextra -Werror -x c++ -I"$p/include" -I"$p/include/mcast" \
 	-o "$tmp/cxx" - 2>&1)
 ok $? "mcast.h compiles as C++" "$out"
 
