@@ -3,8 +3,8 @@
  * Tracepoints of the network data path (docs/tracing.md): a multicast's
  * start at its source, every transfer to a child, local delivery,
  * retransmission, rewinds, a child declared down and the takeover of its
- * piece, a worm's end at an IR transport, BUSY either way, and datagrams
- * refused, with the reason the statistics count them under.
+ * piece, a worm cut short at an IR transport, BUSY either way, and
+ * datagrams refused, with the reason the statistics count them under.
  *
  * Each call site passes the objects it has (the node, a header as
  * received, a transfer, a job, a message): the fields are read out of
@@ -347,9 +347,10 @@ TRACE_EVENT(mcast_takeover,
 );
 
 /*
- * An IR transport reports a worm's end: fragment @frag of @tx's worm
- * passed @reached of its @n destinations, @missed (a bitmap) of those
- * without a copy; what was missed is sent again (mcast_retransmit).
+ * An IR transport reports the end of a worm that ended short or that a
+ * destination missed: fragment @frag of @tx's worm passed @reached of
+ * its @n destinations, @missed (a bitmap) of those without a copy; what
+ * is still due there is sent again (mcast_retransmit).
  */
 TRACE_EVENT(mcast_worm_end,
 	TP_PROTO(const struct mcast_net *mn, const struct mcast_tx *tx,
