@@ -16,6 +16,7 @@
 
 #include "data.h"
 #include "msg.h"
+#include "trace.h"
 
 /*
  * A stream idle this long is forgotten at both ends.  It must outlast
@@ -88,13 +89,16 @@ bool mcast_seq_plausible(u64 seq)
 static int mcast_deliver_now(struct mcast_net *mn, struct mcast_msg *msg)
 {
 	struct mcast_group *g = NULL;
+	int how;
 
 	if (msg->group != MCAST_NO_GROUP) {
 		g = xa_load(&mn->groups, msg->group);
 		if (!g)
 			return MCAST_DELIVERED;	/* no group, no members */
 	}
-	return mcast_deliver_local(mn, msg, g, !g, NULL);
+	how = mcast_deliver_local(mn, msg, g, !g, NULL);
+	trace_mcast_deliver(mn, msg, how);
+	return how;
 }
 
 /*
@@ -511,6 +515,7 @@ void mcast_rx_deliver(struct mcast_net *mn, struct mcast_job *job, u64 prev)
 		 * real messages into silent losses reported as successes.
 		 */
 		atomic64_inc(&mn->stats.late);
+		trace_mcast_deliver(mn, msg, MCAST_TRACE_LATE);
 		mcast_job_add_failed(job, mn->node_id);
 		return;
 	}
@@ -542,4 +547,5 @@ void mcast_rx_deliver(struct mcast_net *mn, struct mcast_job *job, u64 prev)
 	return;
 dup:
 	atomic64_inc(&mn->stats.dups);
+	trace_mcast_deliver(mn, msg, MCAST_TRACE_DUP);
 }

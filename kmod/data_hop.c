@@ -18,6 +18,7 @@
 #include "msg.h"
 #include "compat.h"
 #include "schedule.h"
+#include "trace.h"
 
 /*
  * Every transfer ends within this time: a child that keeps answering but
@@ -105,6 +106,7 @@ static void mcast_tx_fail(struct mcast_net *mn, struct mcast_tx *tx)
 
 	if (p)
 		p->down = true;
+	trace_mcast_peer_down(mn, tx);
 	atomic64_inc(&mn->stats.peer_fails);
 	atomic64_inc(&mn->stats.unreached);
 	mcast_job_add_failed(job, tx->to);
@@ -311,6 +313,7 @@ void mcast_tx_timer(struct mcast_net *mn, struct mcast_tx *tx)
 		n = 1;
 	}
 	atomic64_add(n, &mn->stats.retrans);
+	trace_mcast_retransmit(mn, tx, again, n, MCAST_RTX_TIMEOUT);
 	tx->rto = min(tx->rto * 2, max(msecs_to_jiffies(MCAST_RTO_MAX_MS),
 				       2 * mcast_rto_base(mn, tx->to)));
 	tx->deadline = jiffies + tx->rto;
@@ -396,6 +399,7 @@ static void mcast_tx_fast_retrans(struct mcast_net *mn, struct mcast_tx *tx)
 	mcast_cwnd_cut(mn, tx);
 	atomic64_add(n, &mn->stats.retrans);
 	atomic64_add(n, &mn->stats.fast_retrans);
+	trace_mcast_retransmit(mn, tx, tx->fast - 1, n, MCAST_RTX_FAST);
 }
 
 /*
@@ -418,6 +422,7 @@ static void mcast_tx_probe_answered(struct mcast_net *mn, struct mcast_tx *tx)
 	}
 	tx->fast = max(tx->fast, end);
 	atomic64_add(n, &mn->stats.retrans);
+	trace_mcast_retransmit(mn, tx, tx->cum, n, MCAST_RTX_LOST);
 }
 
 /*
@@ -432,6 +437,7 @@ static void mcast_tx_rewind(struct mcast_net *mn, struct mcast_tx *tx,
 {
 	struct mcast_peer *p = xa_load(&mn->peers, tx->to);
 
+	trace_mcast_rewind(mn, tx, cum);
 	mn->tx_out -= tx->next - tx->nacked;
 	bitmap_clear(tx->acked, cum, tx->nfrags - cum);
 	tx->cum = cum;
@@ -536,6 +542,7 @@ void mcast_rx_ack(struct mcast_net *mn, const struct mcw_hdr *h,
 		 * again once it takes something (on a reliable transport
 		 * nothing else would send it: "late, not lost").
 		 */
+		trace_mcast_busy(mn, h, from, false);
 		tx->busy = true;
 		tx->refused = true;
 		return;

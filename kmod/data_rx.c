@@ -16,6 +16,7 @@
 #include "msg.h"
 #include "compat.h"
 #include "schedule.h"
+#include "trace.h"
 
 /* The algorithm a DATA's receiver forwards with (0, 1: U-torus). */
 static u8 mcw_algo(const struct mcw_hdr *h)
@@ -670,6 +671,7 @@ static void mcast_rx_data(struct mcast_net *mn, const struct mcw_hdr *h,
 
 	if (inc && inc != mn->incarnation) {
 		atomic64_inc(&mn->stats.rx_stale);
+		trace_mcast_drop(mn, h, MCAST_DROP_STALE);
 		mcast_rx_refuse(mn, h, from, 0, 0);
 		return;
 	}
@@ -681,6 +683,7 @@ static void mcast_rx_data(struct mcast_net *mn, const struct mcw_hdr *h,
 	}
 	if (!job && !inc && (h->flags & MCW_F_AGAIN) && mcast_node_young(mn)) {
 		atomic64_inc(&mn->stats.rx_young);
+		trace_mcast_drop(mn, h, MCAST_DROP_YOUNG);
 		mcast_rx_refuse(mn, h, from, MCW_F_YOUNG,
 				jiffies_to_msecs(jiffies - mn->born));
 		return;
@@ -693,6 +696,7 @@ static void mcast_rx_data(struct mcast_net *mn, const struct mcw_hdr *h,
 		job = mcast_job_new_rx(mn, h, from, nfrags);
 		if (IS_ERR(job)) {	/* no room, or no memory */
 			atomic64_inc(&mn->stats.busy_sent);
+			trace_mcast_busy(mn, h, from, true);
 			mcast_rx_refuse(mn, h, from, MCW_F_BUSY, 0);
 			return;
 		}
@@ -728,6 +732,7 @@ static void mcast_rx_data(struct mcast_net *mn, const struct mcw_hdr *h,
 	c = job->count * MCW_ENTRY;
 	if (end > c && mcast_rx_keep(mn, job, frag, body + (max(off, c) - off))) {
 		atomic64_inc(&mn->stats.busy_sent);	/* no memory: later */
+		trace_mcast_busy(mn, h, from, true);
 		mcast_rx_refuse(mn, h, from, MCW_F_BUSY, 0);
 		return;
 	}
@@ -842,6 +847,7 @@ int mcast_data_rx(struct mcast_net *mn, const struct sockaddr_in6 *sa,
 	from = be32_to_cpu(h->from);
 	p = xa_load(&mn->peers, from);
 	if (!p || !mcast_peer_addr_is(p, sa)) {
+		trace_mcast_drop(mn, h, MCAST_DROP_BAD_SRC);
 		mcast_rx_bad_src(mn, sa, from);
 		return -EPERM;
 	}
@@ -850,6 +856,7 @@ int mcast_data_rx(struct mcast_net *mn, const struct sockaddr_in6 *sa,
 			      h->flags & MCW_F_AUTH, &ahead_ms);
 	if (err) {
 		atomic64_inc(&mn->stats.rx_bad_auth);
+		trace_mcast_drop(mn, h, MCAST_DROP_BAD_AUTH);
 		if (err == -ERANGE)
 			net_info_ratelimited("node %u: refused a counter %llu ms ahead of its clock from node %u: clocks further apart than clock_skew_ms, or a forgery\n",
 					     mn->node_id, ahead_ms, from);
@@ -860,6 +867,7 @@ int mcast_data_rx(struct mcast_net *mn, const struct sockaddr_in6 *sa,
 	p->heard_ever = true;
 	if (!mcast_rx_body(mn, h, len, &nfrags)) {
 		atomic64_inc(&mn->stats.rx_malformed);
+		trace_mcast_drop(mn, h, MCAST_DROP_MALFORMED);
 		return -EBADMSG;
 	}
 	blen = len - sizeof(*h);
@@ -882,6 +890,9 @@ int mcast_data_rx(struct mcast_net *mn, const struct sockaddr_in6 *sa,
 		mcast_rx_report_ack(mn, h, from);
 		break;
 	}
-	return atomic64_read(&mn->stats.rx_malformed) == malformed ? 0 : -EBADMSG;
+	if (atomic64_read(&mn->stats.rx_malformed) == malformed)
+		return 0;
+	trace_mcast_drop(mn, h, MCAST_DROP_INVALID);
+	return -EBADMSG;
 }
 EXPORT_SYMBOL_GPL(mcast_data_rx);

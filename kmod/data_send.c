@@ -16,6 +16,7 @@
 #include "schedule.h"
 #include "cube.h"
 #include "ring.h"
+#include "trace.h"
 
 static struct mcast_tstream *mcast_tstream(struct mcast_net *mn, u32 group)
 {
@@ -519,6 +520,7 @@ again:
 	list_add_tail(&job->link, &mn->jobs);
 	mn->inflight++;
 	mn->inflight_bytes += job->bytes;
+	trace_mcast_send(mn, job);
 	if (!pick.rbmode || mcast_rb_start(mn, job, pick.rbmode))
 		mcast_job_spread(mn, job, job->nodes, job->prevs, m,
 				 job->level);

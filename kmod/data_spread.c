@@ -25,6 +25,7 @@
 #include "notify.h"
 #include "schedule.h"
 #include "cube.h"
+#include "trace.h"
 
 /* Destinations one worm may visit: the transport's limits. */
 static u32 mcast_worm_room(struct mcast_net *mn)
@@ -49,6 +50,7 @@ void mcast_takeover(struct mcast_net *mn, struct mcast_job *job,
 
 	if (len < 2)
 		return;
+	trace_mcast_takeover(mn, job, nodes, len);
 	tn = kvmalloc_array(len, sizeof(u32), MCAST_GFP);
 	tp = kvmalloc_array(len, sizeof(u64), MCAST_GFP);
 	if (!tn || !tp) {

@@ -25,6 +25,7 @@
 #include "compat.h"
 #include "notify.h"
 #include "schedule.h"
+#include "trace.h"
 
 static u32 mcast_tx_frag_hdr(struct mcast_net *mn, struct mcast_tx *tx,
 			     u32 i, struct mcw_hdr *h, u8 flags)
@@ -227,6 +228,7 @@ void mcast_data_worm_end(struct mcast_net *mn, u64 cookie, const u32 *to,
 	lockdep_assert_held(&mn->lock);
 	if (!(cookie & MCAST_WORM_COOKIE_F) || !tx || !tx->worm)
 		return;		/* over; the others' timeouts cover them */
+	trace_mcast_worm_end(mn, tx, j, n, reached, missed);
 	for (i = 0; i < n; i++) {
 		if (i < reached && !test_bit(i, missed))
 			continue;
@@ -243,6 +245,7 @@ void mcast_data_worm_end(struct mcast_net *mn, u64 cookie, const u32 *to,
 		mcast_tx_send_frag(mn, s, j);
 		atomic64_inc(&mn->stats.retrans);
 		atomic64_inc(&mn->stats.worm_resends);
+		trace_mcast_retransmit(mn, s, j, 1, MCAST_RTX_WORM);
 	}
 }
 EXPORT_SYMBOL_GPL(mcast_data_worm_end);
@@ -496,6 +499,7 @@ struct mcast_tx *mcast_tx_new(struct mcast_net *mn, struct mcast_job *job,
 	job->pending++;
 	if (!job->root)
 		atomic64_inc(&mn->stats.fwd_msgs);
+	trace_mcast_forward(mn, tx);
 	return tx;
 
 nomem_tx:

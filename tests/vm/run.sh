@@ -158,7 +158,8 @@ BAD_LOG='BUG:|WARNING:|Oops|Call Trace|refcount_t|kernel BUG at|Kernel panic|UBS
 # between releases (module load, char device, generic netlink and its
 # permissions, the sockets of both transports, events, user namespaces,
 # the crypto API of cluster keys, memcg charges and socket buffer limits,
-# and what the IR fabric module takes from the kernel: irsim_smoke).  The
+# what the IR fabric module takes from the kernel: irsim_smoke, and the
+# trace event macros and tracefs: trace_events).  The
 # cluster algorithms above them (U-torus trees: net_utorus, 2 minutes;
 # net_transport sends multicasts over both transports here), the failure
 # handling, the testbed tool (net_fail_torus, bed_torus: 3 minutes), the
@@ -168,7 +169,8 @@ BAD_LOG='BUG:|WARNING:|Oops|Call Trace|refcount_t|kernel BUG at|Kernel panic|UBS
 # all.  This keeps CI under its time budget (make vmcheck-full runs
 # everything everywhere).
 SECOND_KERNEL_TESTS=(module_load vm_env mcast_dev mcast_genl dev_perms ctl_config
-	lib_api lib_hello mon_events net_transport net_key irsim_smoke net_caps)
+	lib_api lib_hello mon_events net_transport net_key irsim_smoke net_caps
+	trace_events)
 # Tests that only VM_FULL=1 (make vmcheck-full) or naming them runs on the
 # first kernel: net_daemon64 (64 daemons, 3 minutes; net_daemon.t runs
 # the same code on 16 in every run), net_every (every node of a 4x4 and
