@@ -335,15 +335,19 @@ tipc_bcast_run() {
 
 # mcast_bcast_run NODES TRANSPORT METHOD SIZE ITERS [--no-header]:
 # mcastperf (completion mode) from node 0 to nodes 1..NODES-1, one method
-# and size per run, receivers restarted each time; its CSV row converted to
-# the peers schema (SIZE may be a list: one row each, the same CPU figure
-# for all of them).  cpu_us_per_msg: the guest's busy CPU (/proc/stat)
-# around the `mcastperf send`, less the cost of starting a program in a
-# node (PEERS_START_CPU_US, measured by peers_start_cpu), over the
-# 2*ITERS per size + 2 messages it sends (timed, back to back, its probe
-# and the stop).
+# and size per run, receivers restarted each time, PEERS_WARMUP_ROUNDS
+# (default 0) untimed rounds per size first (mcastperf send --warmup, the
+# harnesses' --warmup); its CSV row converted to the peers schema (SIZE
+# may be a list: one row each, the same CPU and byte figures for all of
+# them).  cpu_us_per_msg: the guest's busy CPU (/proc/stat) around the
+# `mcastperf send`, less the cost of starting a program in a node
+# (PEERS_START_CPU_US, measured by peers_start_cpu), over the
+# (2*ITERS + warm-up) per size + 2 messages it sends (warm-up, timed,
+# back to back, its probe and the stop).  src_tx_before/after: node 0's
+# peers_tx_bytes around the same `mcastperf send` (so they include the
+# warm-up, probe and stop messages: more bytes, never fewer).
 mcast_bcast_run() {
-	_n=$1 _tp=$2 _meth=$3 _size=$4 _iters=$5
+	_n=$1 _tp=$2 _meth=$3 _size=$4 _iters=$5 _wu=${PEERS_WARMUP_ROUNDS:-0}
 	mkdir -p "$PEERS_TMP"
 	rm -f "$PEERS_TMP"/mcast.recv.*
 	_i=1 _logs=''
@@ -354,23 +358,35 @@ mcast_bcast_run() {
 	done
 	# shellcheck disable=SC2086
 	wait_lines $((_n - 1)) receiving $_logs || echo "peers: not every mcast receiver started" >&2
+	_tx0=$(peers_tx_bytes 0)
 	_c0=$(peers_cpu_us)
 	mcastbed exec 0 mcastperf send --members "1-$((_n - 1))" --methods "$_meth" \
-		--sizes "$_size" --iters "$_iters" --csv > "$PEERS_TMP/mcast.csv"
+		--sizes "$_size" --iters "$_iters" --warmup "$_wu" --csv > "$PEERS_TMP/mcast.csv"
 	_rc=$?
 	_c1=$(peers_cpu_us)
+	_tx1=$(peers_tx_bytes 0)
 	wait
 	[ "${6:-}" = --no-header ] || echo "$PEERS_CSV_HEADER"
 	_ns=$(echo "$_size" | awk -F, '{ print NF }')
 	awk -F, -v peer="mcast-$_tp" -v n="$_n" -v cpu="$((_c1 - _c0 - ${PEERS_START_CPU_US:-0}))" \
-		-v msgs="$((_ns * 2 * _iters + 2))" 'NR > 1 {
+		-v msgs="$((_ns * (2 * _iters + _wu) + 2))" -v tx0="$_tx0" -v tx1="$_tx1" 'NR > 1 {
 		c = cpu / msgs; if (c < 0) c = 0
-		printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%.1f,%s\n", peer, $1, n, $2, $3, $4,
-			$5, $6, $7, $8, c, $9 }' "$PEERS_TMP/mcast.csv"
+		printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%.1f,%s,%s,%s\n", peer, $1, n, $2, $3, $4,
+			$5, $6, $7, $8, c, $9, tx0, tx1 }' "$PEERS_TMP/mcast.csv"
 	return $_rc
 }
 
-PEERS_CSV_HEADER=peer,method,nodes,dests,size,iters,median_us,p99_us,msgs_per_s,mb_per_s,cpu_us_per_msg,failed
+PEERS_CSV_HEADER=peer,method,nodes,dests,size,iters,median_us,p99_us,msgs_per_s,mb_per_s,cpu_us_per_msg,failed,src_tx_before,src_tx_after
+
+# Bytes node ID's interfaces but lo have sent so far: the sum of
+# /sys/class/net/*/statistics/tx_bytes read in its netns (ip netns exec
+# mounts that netns's sysfs), as the harnesses' peers_tx_bytes() reads it.
+peers_tx_bytes() { # ID
+	# shellcheck disable=SC2016 # the netns's sh expands it
+	$IPCMD netns exec "mcb$1" /bin/sh -c 'for d in /sys/class/net/*; do
+		[ "${d##*/}" = lo ] || cat "$d/statistics/tx_bytes"; done' 2>/dev/null |
+		awk '{ s += $1 } END { printf "%.0f\n", s }'
+}
 
 # The guest's busy CPU time so far, microseconds over all CPUs (the
 # harnesses' peers_cpu_us() in sh).
