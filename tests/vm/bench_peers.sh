@@ -109,7 +109,8 @@
 # Knobs (environment; run.sh passes them on the kernel command line):
 # PEERS_TOPOS (comma-separated), PEERS_SIZES, PEERS_ITERS, PEERS_WARMUP,
 # PEERS_OMPI_ALGOS, PEERS_MCAST_METHODS, PEERS_ONLY (of mcast,openmpi,mpich,tipc),
-# PEERS_ANATOMY, PEERS_TBF.
+# PEERS_ANATOMY, PEERS_TBF, PEERS_TIPC_FILTER (0: TIPC without its filter,
+# to see the byte check mark its rows INVALID; never a result).
 # The CSV is printed between "==== peers CSV begin" and "==== peers CSV
 # end" (run.sh saves it as build/bench-peers/peers.csv and plots it).
 # Exits non-zero if any method failed.

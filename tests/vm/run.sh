@@ -36,7 +36,8 @@ usage: tests/vm/run.sh [--kernel VER] [--keep] [--shell] [TEST...]
                 (output, CSV, plot).  Knobs, passed to the guest:
                 PEERS_TOPOS, PEERS_SIZES, PEERS_ITERS, PEERS_WARMUP,
                 PEERS_OMPI_ALGOS, PEERS_MCAST_METHODS, PEERS_ONLY,
-                PEERS_TBF, PEERS_ANATOMY (see tests/vm/bench_peers.sh)
+                PEERS_TBF, PEERS_ANATOMY, PEERS_TIPC_FILTER (see
+                tests/vm/bench_peers.sh)
   --bench-daemon  the same with tests/vm/bench_daemon.sh: mcastd on 16-
                 and 64-node testbeds, join-to-converged time (p50, p99)
                 and control datagrams per node per second (make
@@ -828,7 +829,7 @@ run_shell() {
 peers_knobs() {
 	local k v
 	for k in PEERS_TOPOS PEERS_SIZES PEERS_ITERS PEERS_WARMUP PEERS_OMPI_ALGOS \
-		PEERS_MCAST_METHODS PEERS_ONLY PEERS_TBF PEERS_ANATOMY; do
+		PEERS_MCAST_METHODS PEERS_ONLY PEERS_TBF PEERS_ANATOMY PEERS_TIPC_FILTER; do
 		v=${!k:-}
 		[ -z "$v" ] || EXTRA_APPEND+=" $k=$v"
 	done
