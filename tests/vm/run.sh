@@ -36,7 +36,8 @@ usage: tests/vm/run.sh [--kernel VER] [--keep] [--shell] [TEST...]
                 (output, CSV, plot).  Knobs, passed to the guest:
                 PEERS_TOPOS, PEERS_SIZES, PEERS_ITERS, PEERS_WARMUP,
                 PEERS_OMPI_ALGOS, PEERS_MCAST_METHODS, PEERS_ONLY,
-                PEERS_TBF, PEERS_ANATOMY (see tests/vm/bench_peers.sh)
+                PEERS_TBF, PEERS_ANATOMY, PEERS_TIPC_FILTER (see
+                tests/vm/bench_peers.sh)
   --bench-daemon  the same with tests/vm/bench_daemon.sh: mcastd on 16-
                 and 64-node testbeds, join-to-converged time (p50, p99)
                 and control datagrams per node per second (make
@@ -92,9 +93,11 @@ OUT=${VM_OUT:-$REPO/build/vm}
 IN_TREE_MODULES=(veth bridge sch_netem sch_tbf sch_prio cls_u32 act_gact)
 # mcast_forge seals datagrams with a cluster key over AF_ALG (net_key.t).
 IN_TREE_MODULES+=(algif_hash)
-# The peers of bench-peers: TIPC, the dummy interface the MPIs use, and the
-# 9p share of the host's root (Open MPI and MPICH run from it).
-IN_TREE_MODULES+=(tipc dummy 9p 9pnet_virtio virtio_pci)
+# The peers of bench-peers: TIPC, the dummy interface the MPIs use, the
+# 9p share of the host's root (Open MPI and MPICH run from it), and the
+# egress filter that keeps TIPC on its bearers (clsact, u32, pedit, csum:
+# peerslib.sh, tipc_no_shortcut).
+IN_TREE_MODULES+=(tipc dummy 9p 9pnet_virtio virtio_pci sch_ingress act_pedit act_csum)
 # Userspace programs, relative to build/, put in the guest's /usr/local/bin.
 GUEST_PROGS=(mcastctl mcastmon mcast_probe mcast_forge mcast_fuzzpeer examples/mcast_hello libtest/lib_api
 	mcastperf mcastbed-peers mcastbed-routes mcastbed-swroutes mcastd mcastsim)
@@ -828,7 +831,7 @@ run_shell() {
 peers_knobs() {
 	local k v
 	for k in PEERS_TOPOS PEERS_SIZES PEERS_ITERS PEERS_WARMUP PEERS_OMPI_ALGOS \
-		PEERS_MCAST_METHODS PEERS_ONLY PEERS_TBF PEERS_ANATOMY; do
+		PEERS_MCAST_METHODS PEERS_ONLY PEERS_TBF PEERS_ANATOMY PEERS_TIPC_FILTER; do
 		v=${!k:-}
 		[ -z "$v" ] || EXTRA_APPEND+=" $k=$v"
 	done

@@ -21,7 +21,9 @@
  * as mcast's acknowledgement does not wait for its receivers' check
  * either); "failed" counts the ranks that saw a wrong byte.  The root reads
  * the guest's /proc/stat around the 2N timed broadcasts: cpu_us_per_msg is
- * the busy CPU time of the whole guest (every node) per broadcast.
+ * the busy CPU time of the whole guest (every node) per broadcast, and the
+ * bytes the root's node sent on its links around them (src_tx_before,
+ * src_tx_after: peers_tx_bytes).
  * One CSV row per size on the root's stdout (peers.h has the schema).
  * Exits non-zero if any rank saw a wrong byte or MPI failed.
  */
@@ -89,6 +91,8 @@ static void measure(struct ctx *c, const struct peers_opts *o, uint32_t size,
 	r->iters = o->iters;
 	for (i = 0; i < o->warmup; i++)
 		bcast_one(c, size, iter++, 1);
+	if (c->rank == 0)
+		r->tx_before = peers_tx_bytes();
 	cpu0 = peers_cpu_us();
 	for (i = 0; i < o->iters; i++) {
 		t0 = peers_now_us();
@@ -100,8 +104,10 @@ static void measure(struct ctx *c, const struct peers_opts *o, uint32_t size,
 		bcast_one(c, size, iter++, i + 1 == o->iters);
 	r->msgs_s = o->iters / ((peers_now_us() - t0) / 1e6);
 	r->cpu_us_per_msg = (peers_cpu_us() - cpu0) / (2.0 * o->iters);
-	if (c->rank == 0)
+	if (c->rank == 0) {
+		r->tx_after = peers_tx_bytes();
 		peers_stats(c->lat, o->iters, r);
+	}
 }
 
 /* Ranks that saw a wrong byte so far, known on the root. */

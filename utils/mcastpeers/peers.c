@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* Helpers shared by the peer harnesses; see peers.h. */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -183,12 +184,39 @@ double peers_cpu_us(void)
 	return (double)(user + nice + sys + irq + softirq + steal) * 1e6 / hz;
 }
 
+double peers_tx_bytes(void)
+{
+	DIR *d = opendir("/sys/class/net");
+	unsigned long long v;
+	struct dirent *e;
+	char path[300];
+	double sum = 0;
+	FILE *f;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "lo"))
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/net/%s/statistics/tx_bytes",
+			 e->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fscanf(f, "%llu", &v) == 1)
+			sum += (double)v;
+		fclose(f);
+	}
+	closedir(d);
+	return sum;
+}
+
 void peers_print_row(const struct peers_opts *o, const struct peers_row *r)
 {
 	double mb_s = r->msgs_s * r->size / 1e6;
 
-	printf("%s,%s,%u,%u,%u,%u,%.1f,%.1f,%.1f,%.3f,%.1f,%u\n", o->peer, o->method,
-	       r->nodes, r->dests, r->size, r->iters, r->median_us, r->p99_us,
-	       r->msgs_s, mb_s, r->cpu_us_per_msg, r->failed);
+	printf("%s,%s,%u,%u,%u,%u,%.1f,%.1f,%.1f,%.3f,%.1f,%u,%.0f,%.0f\n", o->peer,
+	       o->method, r->nodes, r->dests, r->size, r->iters, r->median_us, r->p99_us,
+	       r->msgs_s, mb_s, r->cpu_us_per_msg, r->failed, r->tx_before, r->tx_after);
 	fflush(stdout);
 }

@@ -16,7 +16,8 @@
 
 /* The CSV header: one schema for mcast, Open MPI, MPICH and TIPC rows. */
 #define PEERS_CSV_HEADER \
-	"peer,method,nodes,dests,size,iters,median_us,p99_us,msgs_per_s,mb_per_s,cpu_us_per_msg,failed"
+	"peer,method,nodes,dests,size,iters,median_us,p99_us,msgs_per_s,mb_per_s,cpu_us_per_msg,failed," \
+	"src_tx_before,src_tx_after"
 
 struct peers_opts {
 	const char *peer;	/* "openmpi", "mpich", "tipc" */
@@ -33,6 +34,8 @@ struct peers_row {
 	uint32_t nodes, dests, size, iters;
 	double median_us, p99_us, msgs_s, cpu_us_per_msg;
 	uint32_t failed;	/* receivers that saw wrong bytes or missed data */
+	/* the source node's peers_tx_bytes() around the 2 * iters timed messages */
+	double tx_before, tx_after;
 };
 
 /*
@@ -59,6 +62,16 @@ void peers_stats(double *lat, uint32_t n, struct peers_row *r);
  * Returns a negative value if /proc/stat cannot be read.
  */
 double peers_cpu_us(void);
+
+/*
+ * Bytes this network namespace's interfaces but lo have sent so far (the
+ * sum of /sys/class/net/(name)/statistics/tx_bytes; `ip netns exec`
+ * mounts the namespace's own sysfs), or a negative value if there is no
+ * /sys/class/net.  Read on the source, around the timed messages: bytes
+ * that never left it on a link (a peer that found a shortcut between
+ * namespaces of one kernel) show as too few.
+ */
+double peers_tx_bytes(void);
 
 void peers_print_row(const struct peers_opts *o, const struct peers_row *r);
 

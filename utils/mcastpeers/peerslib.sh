@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR MIT
+# shellcheck shell=sh
 #
 # Guest helpers for the peers of `make bench-peers` (tests/vm/bench_peers.sh)
 # and its smoke test (tests/vm/guest/peers_smoke.t): POSIX sh, sourced by
@@ -24,6 +25,7 @@
 PEERS_BIN=${PEERS_BIN:-/usr/local/bin}
 PEERS_TMP=/tmp/peers
 IPCMD=/usr/local/bin/ip
+TCCMD=/usr/local/bin/tc
 
 peers_addr() { # ID
 	echo "10.77.$(($1 / 256)).$(($1 % 256))"
@@ -207,8 +209,82 @@ peers_kill_nodes() { # NODES
 # names node 0; node 0 learns the members from their discovery messages),
 # with a 1472-byte bearer MTU so that a TIPC packet is one IP packet on the
 # veths (MTU 1500), as TCP's segments are.
+#
+# TIPC on its bearers, not between namespaces (issue 41).  Since Linux 5.5
+# (commit f73b12812a3d, "tipc: improve throughput between nodes in netns")
+# a TIPC node puts a hash of its namespace (tipc_net_hash_mixes) in word
+# 13 of its discovery messages (user LINK_CONFIG; net/tipc/discover.c,
+# tipc_disc_init_msg: msg_set_peer_net_hash), and a receiver that finds a
+# namespace of its own kernel with that node id and hash
+# (tipc_node_assign_peer_net) hands all data to that namespace's sockets
+# directly (tipc_lxc_xmit): no UDP, no veth, no qdisc.  Every testbed node
+# is a namespace of one kernel, so without a counter-measure TIPC measures
+# a socket-to-socket copy (node 0's links carried 41 KB for a 15 x 6 MiB
+# run).  tipc_no_shortcut puts a filter on the egress of every interface
+# but lo of every node, before any bearer is enabled, that rewrites that
+# word to 0 in every TIPC discovery message: IPv4 (20 bytes, no options),
+# UDP to TIPC's port 6118 (UDP_PORT_DEFAULT, net/tipc/udp_media.c; the
+# bearers here name no port), the TIPC header from byte 28, whose word 0
+# holds the user in bits 25-28 (msg_user(): 13 = LINK_CONFIG, mask
+# 0x1e000000 at 28), word 13 at byte 28 + 4 * 13 = 80 from the IP header
+# (pedit's offsets are from the network header).  `action csum udp`
+# keeps the datagram valid (TIPC's UDP bearer sends with no checksum,
+# udp_tunnel_xmit_skb(..., nocheck), and csum leaves a zero checksum as
+# it is).  No hash matches, so TIPC uses its links over the bearers, and
+# its bytes show on node 0's links (bench_peers.sh checks them).
+#
+# A caveat of TIPC's UDP bearer itself: it caches one route (a per-CPU
+# dst_cache, ub->rcast.dst_cache, tipc_udp_send_msg) for all unicast
+# peers, so its packets leave by the route of whichever peer was sent to
+# first, not by the testbed's routes (all of node 0's packets left on one
+# of its two links): on the torus TIPC's first hop ignores the routing
+# every other method follows.  It is TIPC's behaviour, measured as it is.
+tipc_no_shortcut() { # NODES
+	modprobe sch_ingress 2>/dev/null
+	modprobe cls_u32 2>/dev/null
+	modprobe act_pedit 2>/dev/null
+	modprobe act_csum 2>/dev/null
+	_i=0
+	while [ "$_i" -lt "$1" ]; do
+		for _d in $($IPCMD -n "mcb$_i" -o link show | awk -F': ' '{ sub(/@.*/, "", $2); print $2 }'); do
+			[ "$_d" = lo ] && continue
+			if ! $IPCMD netns exec "mcb$_i" $TCCMD qdisc replace dev "$_d" clsact ||
+				! $IPCMD netns exec "mcb$_i" $TCCMD filter replace dev "$_d" egress \
+					protocol ip prio 1 handle 800::41 u32 \
+					match ip protocol 17 0xff match ip dport 6118 0xffff \
+					match u32 0x1a000000 0x1e000000 at 28 \
+					action pedit munge offset 80 u32 set 0 pipe \
+					action csum udp; then
+				echo "peers: no TIPC discovery filter on node $_i's $_d" >&2
+				return 1
+			fi
+		done
+		_i=$((_i + 1))
+	done
+}
+
+# How many discovery messages node ID's filters rewrote (the pedit
+# actions' packet counters): non-zero once TIPC's bearers are up.
+tipc_filter_hits() { # ID
+	for _d in $($IPCMD -n "mcb$1" -o link show | awk -F': ' '{ sub(/@.*/, "", $2); print $2 }'); do
+		[ "$_d" = lo ] && continue
+		$IPCMD netns exec "mcb$1" $TCCMD -s filter show dev "$_d" egress 2>/dev/null
+	done | awk '/action order [0-9]+: *pedit/ { p = 1; next }
+		p && /Sent [0-9]+ bytes [0-9]+ pkt/ { s += $4; p = 0 }
+		END { print s + 0 }'
+}
+
+# PEERS_TIPC_FILTER=0 leaves the filter out: TIPC takes its shortcut, and
+# bench_peers.sh's byte check must mark its rows INVALID (a test of the
+# check, never a result).
 tipc_setup() { # NODES
+	mkdir -p "$PEERS_TMP"
 	modprobe tipc 2>/dev/null
+	if [ "${PEERS_TIPC_FILTER:-1}" = 0 ]; then
+		echo "peers: PEERS_TIPC_FILTER=0: no discovery filter, TIPC may bypass the links" >&2
+	else
+		tipc_no_shortcut "$1" || return 1
+	fi
 	_i=0
 	while [ "$_i" -lt "$1" ]; do
 		_r=$(peers_addr 0)
@@ -224,6 +300,9 @@ tipc_teardown() { # NODES
 	_i=0
 	while [ "$_i" -lt "$1" ]; do
 		$IPCMD netns exec "mcb$_i" tipc bearer disable media udp name b0 2>/dev/null
+		for _d in $($IPCMD -n "mcb$_i" -o link show | awk -F': ' '{ sub(/@.*/, "", $2); print $2 }'); do
+			[ "$_d" = lo ] || $IPCMD netns exec "mcb$_i" $TCCMD qdisc del dev "$_d" clsact 2>/dev/null
+		done
 		_i=$((_i + 1))
 	done
 }
@@ -263,15 +342,19 @@ tipc_bcast_run() {
 
 # mcast_bcast_run NODES TRANSPORT METHOD SIZE ITERS [--no-header]:
 # mcastperf (completion mode) from node 0 to nodes 1..NODES-1, one method
-# and size per run, receivers restarted each time; its CSV row converted to
-# the peers schema (SIZE may be a list: one row each, the same CPU figure
-# for all of them).  cpu_us_per_msg: the guest's busy CPU (/proc/stat)
-# around the `mcastperf send`, less the cost of starting a program in a
-# node (PEERS_START_CPU_US, measured by peers_start_cpu), over the
-# 2*ITERS per size + 2 messages it sends (timed, back to back, its probe
-# and the stop).
+# and size per run, receivers restarted each time, PEERS_WARMUP_ROUNDS
+# (default 0) untimed rounds per size first (mcastperf send --warmup, the
+# harnesses' --warmup); its CSV row converted to the peers schema (SIZE
+# may be a list: one row each, the same CPU and byte figures for all of
+# them).  cpu_us_per_msg: the guest's busy CPU (/proc/stat) around the
+# `mcastperf send`, less the cost of starting a program in a node
+# (PEERS_START_CPU_US, measured by peers_start_cpu), over the
+# (2*ITERS + warm-up) per size + 2 messages it sends (warm-up, timed,
+# back to back, its probe and the stop).  src_tx_before/after: node 0's
+# peers_tx_bytes around the same `mcastperf send` (so they include the
+# warm-up, probe and stop messages: more bytes, never fewer).
 mcast_bcast_run() {
-	_n=$1 _tp=$2 _meth=$3 _size=$4 _iters=$5
+	_n=$1 _tp=$2 _meth=$3 _size=$4 _iters=$5 _wu=${PEERS_WARMUP_ROUNDS:-0}
 	mkdir -p "$PEERS_TMP"
 	rm -f "$PEERS_TMP"/mcast.recv.*
 	_i=1 _logs=''
@@ -282,23 +365,35 @@ mcast_bcast_run() {
 	done
 	# shellcheck disable=SC2086
 	wait_lines $((_n - 1)) receiving $_logs || echo "peers: not every mcast receiver started" >&2
+	_tx0=$(peers_tx_bytes 0)
 	_c0=$(peers_cpu_us)
 	mcastbed exec 0 mcastperf send --members "1-$((_n - 1))" --methods "$_meth" \
-		--sizes "$_size" --iters "$_iters" --csv > "$PEERS_TMP/mcast.csv"
+		--sizes "$_size" --iters "$_iters" --warmup "$_wu" --csv > "$PEERS_TMP/mcast.csv"
 	_rc=$?
 	_c1=$(peers_cpu_us)
+	_tx1=$(peers_tx_bytes 0)
 	wait
 	[ "${6:-}" = --no-header ] || echo "$PEERS_CSV_HEADER"
 	_ns=$(echo "$_size" | awk -F, '{ print NF }')
 	awk -F, -v peer="mcast-$_tp" -v n="$_n" -v cpu="$((_c1 - _c0 - ${PEERS_START_CPU_US:-0}))" \
-		-v msgs="$((_ns * 2 * _iters + 2))" 'NR > 1 {
+		-v msgs="$((_ns * (2 * _iters + _wu) + 2))" -v tx0="$_tx0" -v tx1="$_tx1" 'NR > 1 {
 		c = cpu / msgs; if (c < 0) c = 0
-		printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%.1f,%s\n", peer, $1, n, $2, $3, $4,
-			$5, $6, $7, $8, c, $9 }' "$PEERS_TMP/mcast.csv"
+		printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%.1f,%s,%s,%s\n", peer, $1, n, $2, $3, $4,
+			$5, $6, $7, $8, c, $9, tx0, tx1 }' "$PEERS_TMP/mcast.csv"
 	return $_rc
 }
 
-PEERS_CSV_HEADER=peer,method,nodes,dests,size,iters,median_us,p99_us,msgs_per_s,mb_per_s,cpu_us_per_msg,failed
+PEERS_CSV_HEADER=peer,method,nodes,dests,size,iters,median_us,p99_us,msgs_per_s,mb_per_s,cpu_us_per_msg,failed,src_tx_before,src_tx_after
+
+# Bytes node ID's interfaces but lo have sent so far: the sum of
+# /sys/class/net/*/statistics/tx_bytes read in its netns (ip netns exec
+# mounts that netns's sysfs), as the harnesses' peers_tx_bytes() reads it.
+peers_tx_bytes() { # ID
+	# shellcheck disable=SC2016 # the netns's sh expands it
+	$IPCMD netns exec "mcb$1" /bin/sh -c 'for d in /sys/class/net/*; do
+		[ "${d##*/}" = lo ] || cat "$d/statistics/tx_bytes"; done' 2>/dev/null |
+		awk '{ s += $1 } END { printf "%.0f\n", s }'
+}
 
 # The guest's busy CPU time so far, microseconds over all CPUs (the
 # harnesses' peers_cpu_us() in sh).

@@ -35,7 +35,9 @@
  * Acknowledgements carry the member's count of wrong bytes so far; after
  * each size one more untimed round collects them ("failed": members that
  * saw a wrong byte or a missing piece).  cpu_us_per_msg: the whole guest's
- * busy CPU time (/proc/stat) per timed broadcast.
+ * busy CPU time (/proc/stat) per timed broadcast; src_tx_before and
+ * src_tx_after: the root's node's bytes sent on its links around them
+ * (peers_tx_bytes).
  * Exit status: 0 fine, 1 error (a timeout, a member that left, wrong
  * bytes), 2 usage.
  */
@@ -374,6 +376,7 @@ static int measure(struct root *r, const struct peers_opts *o, uint32_t size,
 	for (i = 0; i < o->warmup; i++)
 		if (round_trip(r, size, iter++))
 			return -1;
+	row->tx_before = peers_tx_bytes();
 	cpu0 = peers_cpu_us();
 	for (i = 0; i < o->iters; i++) {
 		t0 = peers_now_us();
@@ -389,6 +392,7 @@ static int measure(struct root *r, const struct peers_opts *o, uint32_t size,
 		return -1;
 	row->msgs_s = o->iters / ((peers_now_us() - t0) / 1e6);
 	row->cpu_us_per_msg = (peers_cpu_us() - cpu0) / (2.0 * o->iters);
+	row->tx_after = peers_tx_bytes();
 	peers_stats(r->lat, o->iters, row);
 	/* one more round: its acknowledgements report every byte checked */
 	if (round_trip(r, 8, iter))

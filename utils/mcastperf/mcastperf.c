@@ -9,8 +9,10 @@
  *       SECS without one, printing what it got (--verbose: every message,
  *       with the U-torus step and the node it came from).
  *   mcastperf send --members IDS [--group G] [--sizes LIST] [--iters N]
- *                  [--counts LIST] [--methods LIST] [--timeout-ms T] [--csv]
+ *                  [--warmup W] [--counts LIST] [--methods LIST]
+ *                  [--timeout-ms T] [--csv]
  *       on the source node: for every method, destination count and size,
+ *       W untimed sends in completion mode (--warmup, default 0), then
  *       N sends in completion mode (MCAST_SEND_WAIT) timed until the last
  *       destination acknowledged (median and p99), then N back-to-back
  *       sends closed by one completion-mode send (messages/s, MB/s).
@@ -95,14 +97,15 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: mcastperf recv [--group G] [--idle SECS] [--count N] [--verbose]\n"
 		"       mcastperf send --members IDS [--group G] [--sizes LIST] [--iters N]\n"
-		"                      [--counts LIST] [--methods LIST]\n"
+		"                      [--warmup W] [--counts LIST] [--methods LIST]\n"
 		"                      [--timeout-ms T] [--csv]\n"
 		"       mcastperf msg (--group G | --nodes IDS) [--size N] [--no-wait]\n"
 		"       mcastperf --version\n"
 		"\n"
 		"IDS: node ids, comma-separated (a-b ranges allowed).  LIST: comma-\n"
 		"separated; sizes take K and M.  Defaults: --sizes 8,64,1K,16K,256K,1M,4M\n"
-		"--iters 20, --methods u-torus,separate (also: s-torus, md-torus,\n"
+		"--iters 20, --warmup 0 (untimed sends before each measurement),\n"
+		"--methods u-torus,separate (also: s-torus, md-torus,\n"
 		"mu-torus[:R], auto, binomial, u-cube, maxport, combine, w-sort, ring,\n"
 		"rb, rb-all-port (rb: sends to every other node only); all =\n"
 		"u-torus,separate), --timeout-ms 600000\n"
@@ -401,8 +404,8 @@ struct row {
 
 static int measure(struct sender *s, const struct method *method,
 		   const uint32_t *dests,
-		   uint32_t n, uint32_t size, uint32_t iters, uint8_t *buf,
-		   double *lat, struct row *r)
+		   uint32_t n, uint32_t size, uint32_t iters, uint32_t warmup,
+		   uint8_t *buf, double *lat, struct row *r)
 {
 	double t0, t1;
 	uint32_t i, nfail = 0;
@@ -413,6 +416,16 @@ static int measure(struct sender *s, const struct method *method,
 	r->dests = n;
 	r->size = size;
 	r->iters = iters;
+	/* warm-up: untimed, in completion mode, as the peers' harnesses do */
+	for (i = 0; i < warmup; i++) {
+		fill(buf, size, KIND_DATA, method->kind, 2 * iters + i);
+		err = multicast(s, method, dests, n, buf, size, true, &nfail);
+		if (err) {
+			fprintf(stderr, "%s: %s warm-up send of %u bytes: %s\n", prog,
+				method->name, size, mcast_strerror(err));
+			return 1;
+		}
+	}
 	/* latency: each multicast in completion mode */
 	for (i = 0; i < iters; i++) {
 		fill(buf, size, KIND_DATA, method->kind, i);
@@ -502,6 +515,7 @@ static int cmd_send(int argc, char **argv)
 		{ "group", required_argument, NULL, 'g' },
 		{ "sizes", required_argument, NULL, 's' },
 		{ "iters", required_argument, NULL, 'n' },
+		{ "warmup", required_argument, NULL, 'w' },
 		{ "counts", required_argument, NULL, 'c' },
 		{ "methods", required_argument, NULL, 'M' },
 		{ "timeout-ms", required_argument, NULL, 't' },
@@ -510,7 +524,8 @@ static int cmd_send(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	static uint32_t members[MAX_LIST], dests[MAX_LIST];
-	uint32_t sizes[16], counts[16], iters = 20, ndests = 0, maxsize = 0;
+	uint32_t sizes[16], counts[16], iters = 20, warmup = 0, ndests = 0;
+	uint32_t maxsize = 0;
 	int nsizes, ncounts = 0, nmembers = -1, nmethods = 0, opt, i, j, k, rc = 0;
 	struct method methods[MAX_METHODS];
 	/*
@@ -527,7 +542,7 @@ static int cmd_send(int argc, char **argv)
 	struct row r;
 
 	nsizes = parse_list("8,64,1K,16K,256K,1M,4M", sizes, 16, true);
-	while ((opt = getopt_long(argc, argv, "m:g:s:n:c:M:t:Ch", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "m:g:s:n:w:c:M:t:Ch", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'm':
 			nmembers = parse_ids(optarg, members, MAX_LIST);
@@ -546,6 +561,10 @@ static int cmd_send(int argc, char **argv)
 		case 'n':
 			if (parse_u32(optarg, 1000000, &iters) || !iters)
 				return usage_err("bad --iters \"%s\"", optarg);
+			break;
+		case 'w':
+			if (parse_u32(optarg, 1000000, &warmup))
+				return usage_err("bad --warmup \"%s\"", optarg);
 			break;
 		case 'c':
 			ncounts = parse_list(optarg, counts, 16, false);
@@ -652,7 +671,7 @@ static int cmd_send(int argc, char **argv)
 		for (i = 0; i < nsizes; i++) {
 			for (j = 0; j < nmethods; j++) {
 				rc = measure(&s, &methods[j], dests, counts[k], sizes[i],
-					     iters, buf, lat, &r);
+					     iters, warmup, buf, lat, &r);
 				if (rc)
 					goto stop;
 				print_row(&r, csv);
