@@ -18,7 +18,7 @@ struct command {
 	int (*run)(int argc, char **argv);
 	void (*usage)(FILE *f);
 	const char *summary;
-	const struct verb *verbs;	/* NULL: plan, whose options are getopt's */
+	const struct verb *verbs;	/* NULL: plan (getopt's options), trace */
 };
 
 static const struct command commands[] = {
@@ -34,6 +34,8 @@ static const struct command commands[] = {
 	  "show the node's and the groups' counters", stats_verbs },
 	{ "cluster", cmd_cluster, cmd_cluster_usage,
 	  "show the cluster as the local mcastd sees it", cluster_verbs },
+	{ "trace", cmd_trace, cmd_trace_usage,
+	  "show the tree one message took, from the trace events", NULL },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -173,7 +175,7 @@ static int complete(int n, char **words)
 	c = find(words[0]);
 	if (c && c->verbs)
 		complete_verbs(c->verbs, n - 1, words + 1);
-	else if (c)
+	else if (c && c->run == cmd_plan)
 		complete_opts(plan_opt_tables, n - 1, words + 1);
 	return MCASTCTL_OK;
 }

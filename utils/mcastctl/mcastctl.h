@@ -95,6 +95,10 @@ void cmd_stats_usage(FILE *f);
 int cmd_cluster(int argc, char **argv);
 void cmd_cluster_usage(FILE *f);
 
+/* One message's tree from mcast.ko's trace events (trace.c). */
+int cmd_trace(int argc, char **argv);
+void cmd_trace_usage(FILE *f);
+
 /* Error messages "mcastctl: WHAT: ..." and their exit statuses (report.c). */
 __attribute__((format(printf, 2, 3)))
 int usage_err(const char *what, const char *fmt, ...);

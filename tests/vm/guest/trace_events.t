@@ -130,6 +130,11 @@ if _out=$(mcastbed up $TOPO 2>&1); then
 	done < "$W/dlv"
 	is "$_miss" "" "each delivery came by a traced forward, in its step"
 	is "$(field step < "$W/dlv")" "1 2 2 " "in U-torus' steps: 1, 2, 2"
+	_out=$(mcastctl trace 0 "$seq" file "$W/trace" topology torus:2x2 2>&1)
+	case $_out in
+	*"3 of 3 hops as planned"*) pass "mcastctl trace: the tree it took is the plan's" ;;
+	*) fail "mcastctl trace: the tree it took is the plan's" "$_out" ;;
+	esac
 	grep -q 'mcast_drop: node=0 peer=1 type=1 src=1 seq=1 group=1 xid=4401 .* bad_src$' \
 		"$W/trace" && pass "a drop at node 0: bad_src, from node 2's address" ||
 		fail "a drop at node 0: bad_src" "$(grep mcast_drop "$W/trace")"
