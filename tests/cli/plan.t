@@ -32,27 +32,8 @@ fi
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
-# Results are collected so that the plan line can come first.
-results=()
-n=0
-failed=0
-
-ok() {	# ok STATUS DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		results+=("ok $n - $2")
-	else
-		results+=("not ok $n - $2")
-		failed=$((failed + 1))
-	fi
-}
-
-diag() {
-	local line
-	while IFS= read -r line; do
-		results+=("# $line")
-	done <<<"$*"
-}
+# shellcheck source=tests/cli/tap.sh
+. tests/cli/tap.sh
 
 # run ARGS...: sets OUT, ERR, RC
 run() {
@@ -416,6 +397,5 @@ run frobnicate
 [ "$RC" -eq 2 ] && [ "$(printf '%s\n' "$ERR" | wc -l)" -eq 1 ] && [[ $ERR == *'unknown command "frobnicate"'* ]]
 ok $? "unknown command: exit 2, one line"
 
-echo "1..$n"
-printf '%s\n' "${results[@]}"
-[ "$failed" -eq 0 ]
+done_testing
+tap_exit

@@ -68,5 +68,5 @@ ci120=$(sed -n 2p <<<"$OUT" | cut -d, -f9)
 awk -v a="$ci30" -v b="$ci120" 'BEGIN { exit !(a > 0 && b > 0 && b < 0.75 * a) }'
 ok $? "the mean's 95 % confidence interval: +-$ci30 us over 30 trials, +-$ci120 us over 120"
 
-echo "1..$n"
-[ "$failed" = 0 ]
+done_testing
+tap_exit

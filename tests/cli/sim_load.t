@@ -117,5 +117,5 @@ paste -d, <(sed 1d <<<"$one") <(sed 1d <<<"$OUT") |
 	awk -F, '{ if (!($22 > $8)) bad = 1 } END { exit bad }'
 ok $? "--header compound: a higher mean latency at every rate than none"
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+done_testing
+tap_exit

@@ -462,5 +462,5 @@ bad "an oblivious share over 100" "--mix-class: not a number in range" router -a
 bad "a negative oblivious share" "--mix-class" router -a triplex --mix-class -5
 bad "an oblivious share not a number" "--mix-class" router -a triplex --mix-class half
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+done_testing
+tap_exit

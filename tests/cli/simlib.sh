@@ -2,7 +2,7 @@
 #
 # What the mcastsim tests (sim*.t) share: the binary (MCASTSIM, default
 # build/mcastsim; the tests run from the repository root), a scratch
-# directory, TAP counting (ok) and running it (run: OUT, ERR, RC).
+# directory, TAP (ok, tap.sh) and running it (run: OUT, ERR, RC).
 # shellcheck shell=bash
 
 set -u
@@ -21,18 +21,8 @@ fi
 
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
-
-ok() {	# ok STATUS DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
+# shellcheck source=tests/cli/tap.sh
+. tests/cli/tap.sh
 
 # shellcheck disable=SC2034 # OUT, ERR, RC: for the sourcing test
 run() {	# run ARGS...: sets OUT, ERR, RC
