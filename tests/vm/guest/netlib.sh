@@ -660,6 +660,21 @@ delta() { # A B
 	esac
 }
 
+# MemAvailable with the page cache dropped, the most of three looks a
+# second apart: memory freed late (RCU, per-cpu caches) is not a leak;
+# a leak stays
+mem_avail_kb() {
+	_best=0
+	for _i in 1 2 3; do
+		sync
+		echo 3 > /proc/sys/vm/drop_caches 2>/dev/null
+		_m=$(sed -n 's/^MemAvailable: *\([0-9]*\) kB$/\1/p' /proc/meminfo)
+		[ "$_m" -le "$_best" ] || _best=$_m
+		sleep 1
+	done
+	echo "$_best"
+}
+
 # node 0's good messages in LOG (mcast_probe rx): COUNT of them, each once,
 # in the order they were sent (two assertions)
 check_once_in_order() { # LOG COUNT DESC
