@@ -214,11 +214,7 @@ fuzz_round() {
 }
 
 for TP in udp tcp; do
-	if ! _out=$(mcastbed up "$TOPO" --transport "$TP" 2>&1); then
-		fail "$TP: mcastbed up $TOPO --transport $TP" "$_out"
-		continue
-	fi
-	pass "$TP: mcastbed up $TOPO --transport $TP"
+	up_on_transport || continue
 	fuzz_round
 	mcastbed down > /dev/null 2>&1
 done

@@ -435,11 +435,7 @@ fuzz() {
 }
 
 for TP in udp tcp; do
-	if ! _out=$(mcastbed up "$TOPO" --transport "$TP" 2>&1); then
-		fail "$TP: mcastbed up $TOPO --transport $TP" "$_out"
-		continue
-	fi
-	pass "$TP: mcastbed up $TOPO --transport $TP"
+	up_on_transport || continue
 	run_ok "$TP: group 5 is nodes 1 and 2" mcastbed group 5 "$(coord 1)" "$(coord 2)"
 	[ "$TP" = tcp ] || held_bound
 	[ "$TP" = tcp ] || late_message

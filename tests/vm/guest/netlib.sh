@@ -33,6 +33,18 @@ insmod_scaled() {
 	done
 }
 
+# up_on_transport: mcastbed up $TOPO with every node on transport $TP
+# (udp, tcp), one assertion; non-zero if it did not come up:
+#	for TP in udp tcp; do
+#		up_on_transport || continue
+up_on_transport() {
+	if ! _out=$(mcastbed up "$TOPO" --transport "$TP" 2>&1); then
+		fail "$TP: mcastbed up $TOPO --transport $TP" "$_out"
+		return 1
+	fi
+	pass "$TP: mcastbed up $TOPO --transport $TP"
+}
+
 # the transport node $1 of the testbed uses (udp, tcp)
 node_transport() {
 	mcastbed exec "$1" mcastctl -j node show |
