@@ -26,13 +26,11 @@
 # shellcheck source=tests/vm/guest/netlib.sh
 . /tests/netlib.sh
 
-modprobe algif_hash 2>/dev/null
+new_keys "$W/k1"
 run_ok "insmod mcast.ko" insmod "$MCAST_KO"
 
 TOPO=bridge:3
 PORT=7447
-head -c 32 /dev/urandom > "$W/k1"
-chmod 600 "$W/k1"
 
 # node 0's address speaks, sealed with key 1
 as0() { # NODE ARGS..: to NODE's address

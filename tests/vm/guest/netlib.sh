@@ -45,6 +45,17 @@ up_on_transport() {
 	pass "$TP: mcastbed up $TOPO --transport $TP"
 }
 
+# new_keys FILE...: a cluster key (32 random bytes, mode 600) in each
+# FILE, for mcastctl node set key and mcast_forge's key=, and the
+# kernel's AF_ALG hashes that mcast_forge seals with
+new_keys() {
+	modprobe algif_hash 2>/dev/null
+	for _kf in "$@"; do
+		head -c 32 /dev/urandom > "$_kf" || return
+		chmod 600 "$_kf" || return
+	done
+}
+
 # the transport node $1 of the testbed uses (udp, tcp)
 node_transport() {
 	mcastbed exec "$1" mcastctl -j node show |
