@@ -2,7 +2,8 @@
 #
 # What the mcastsim tests (sim*.t) share: the binary (MCASTSIM, default
 # build/mcastsim; the tests run from the repository root), a scratch
-# directory, TAP (ok, tap.sh) and running it (run: OUT, ERR, RC).
+# directory, TAP (ok, tap.sh), running it (run: OUT, ERR, RC) and its
+# usage errors (bad).
 # shellcheck shell=bash
 
 set -u
@@ -30,4 +31,13 @@ run() {	# run ARGS...: sets OUT, ERR, RC
 	RC=$?
 	OUT=$(cat "$tmp/out")
 	ERR=$(cat "$tmp/err")
+}
+
+# mcastsim ARGS exits 2 with PATTERN on stderr: its usage errors
+bad() {	# bad DESCRIPTION PATTERN ARGS...
+	local what=$1 pat=$2
+	shift 2
+	run "$@"
+	[ "$RC" = 2 ] && grep -q -- "$pat" <<<"$ERR"
+	ok $? "$what: exit 2, \"$pat\" (got $RC: $(head -n 1 <<<"$ERR"))"
 }
