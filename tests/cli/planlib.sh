@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 # shellcheck shell=bash
 #
-# The harness of the mcastctl plan tests (plan_switch.t, plan_cube.t,
-# plan_ring.t, plan_rb.t), sourced first: from the repository root, with
-# MCASTCTL (default build/mcastctl) and jq; TAP (ok, diag: tap.sh), and the
-# checks run, same, succeeds, fails, jq_is.
+# The harness of the mcastctl plan tests (plan.t, plan_switch.t,
+# plan_cube.t, plan_ring.t, plan_rb.t), sourced first: from the repository
+# root, with MCASTCTL (default build/mcastctl) and jq; TAP (ok, diag:
+# tap.sh), and the checks run, same, succeeds, fails, jq_is.
 
 set -u
 
