@@ -232,15 +232,18 @@ $(PROBE): $(B)/obj/tests/vm/guest-src/mcast_probe.o $(LIB)
 	$(quiet) LD $@
 	$(Q)$(CC) $(U_LDFLAGS) -o $@ $^ $(LDLIBS)
 
-# ... and its forger of datagrams, which needs nothing of ours.
+# ... and its forger of datagrams, which needs nothing of ours (wire.c:
+# the documented wire format and seal, its own copy).
 FORGE := $(B)/mcast_forge
-$(FORGE): $(B)/obj/tests/vm/guest-src/mcast_forge.o
+$(FORGE): $(B)/obj/tests/vm/guest-src/mcast_forge.o \
+	$(B)/obj/tests/vm/guest-src/wire.o
 	$(quiet) LD $@
 	$(Q)$(CC) $(U_LDFLAGS) -o $@ $^
 
 # ... and the key-holding peer that lies in live transfers (net_fuzz_auth).
 FUZZPEER := $(B)/mcast_fuzzpeer
-$(FUZZPEER): $(B)/obj/tests/vm/guest-src/mcast_fuzzpeer.o
+$(FUZZPEER): $(B)/obj/tests/vm/guest-src/mcast_fuzzpeer.o \
+	$(B)/obj/tests/vm/guest-src/wire.o
 	$(quiet) LD $@
 	$(Q)$(CC) $(U_LDFLAGS) -o $@ $^
 

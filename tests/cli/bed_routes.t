@@ -28,25 +28,8 @@ fi
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
-results=()
-n=0
-failed=0
-ok() {	# ok STATUS DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		results+=("ok $n - $2")
-	else
-		results+=("not ok $n - $2")
-		failed=$((failed + 1))
-	fi
-}
-
-diag() {
-	local line
-	while IFS= read -r line; do
-		results+=("# $line")
-	done <<<"$*"
-}
+# shellcheck source=tests/cli/tap.sh
+. tests/cli/tap.sh
 
 # mcastbed up's routes for LINKS DIMS (sigma_0 first), as "U route replace
 # ..." lines: its generate function, taken from the script.
@@ -197,6 +180,5 @@ for args in "" "uni" "tri 4 4" "uni 1" "uni 4 x" "uni 4 4 -d" "uni 4 4 -d 16" \
 	ok $? "refused with exit 2: mcastbed-routes $args"
 done
 
-echo "1..$n"
-printf '%s\n' "${results[@]}"
-[ "$failed" -eq 0 ]
+done_testing
+tap_exit

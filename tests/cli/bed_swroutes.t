@@ -30,25 +30,8 @@ fi
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
-results=()
-n=0
-failed=0
-ok() {	# ok STATUS DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		results+=("ok $n - $2")
-	else
-		results+=("not ok $n - $2")
-		failed=$((failed + 1))
-	fi
-}
-
-diag() {
-	local line
-	while IFS= read -r line; do
-		results+=("# $line")
-	done <<<"$*"
-}
+# shellcheck source=tests/cli/tap.sh
+. tests/cli/tap.sh
 
 # is GOT WANT DESCRIPTION
 is() {
@@ -179,6 +162,5 @@ for args in "" "--route closest" "$fig1 --route" "$fig1 --route shortest" "$fig1
 	is $? 2 "refused with exit 2: mcastbed-swroutes $args"
 done
 
-echo "1..$n"
-printf '%s\n' "${results[@]}"
-[ "$failed" -eq 0 ]
+done_testing
+tap_exit

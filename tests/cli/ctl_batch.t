@@ -20,18 +20,8 @@ fi
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
-n=0
-failed=0
-ok() { # STATUS DESC [DIAG]
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		[ -z "${3:-}" ] || printf '%s\n' "$3" | sed 's/^/# /'
-		failed=$((failed + 1))
-	fi
-}
+# shellcheck source=tests/cli/tap.sh
+. tests/cli/tap.sh
 
 cat > "$T/good" <<'B'
 # two plans
@@ -87,5 +77,5 @@ out=$("$MCASTCTL" cluster frob 2>&1)
 [ $? = 2 ]
 ok $? "cluster with an unknown word: exit 2" "$out"
 
-echo "1..$n"
-[ "$failed" = 0 ]
+done_testing
+tap_exit

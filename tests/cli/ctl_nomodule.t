@@ -34,22 +34,8 @@ fi
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
-results=()
-n=0
-failed=0
-ok() {	# ok STATUS DESCRIPTION [DIAGNOSTIC]
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		results+=("ok $n - $2")
-	else
-		results+=("not ok $n - $2")
-		failed=$((failed + 1))
-		local line
-		while IFS= read -r line; do
-			results+=("# $line")
-		done <<< "${3:-}"
-	fi
-}
+# shellcheck source=tests/cli/tap.sh
+. tests/cli/tap.sh
 
 # check DESC STATUS SUBSTRING PROG ARGS...: PROG exits STATUS, prints
 # nothing on stdout and one line holding SUBSTRING on stderr.
@@ -233,6 +219,5 @@ out=$("$MCASTMON" --help 2>&1)
 [[ $out == "usage: mcastmon "* ]]
 ok $? "mcastmon --help" "$out"
 
-echo "1..$n"
-printf '%s\n' "${results[@]}"
-[ "$failed" -eq 0 ]
+done_testing
+tap_exit

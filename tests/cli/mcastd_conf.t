@@ -22,17 +22,8 @@ fi
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
-n=0
-failed=0
-ok() { # COND DESC
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
+# shellcheck source=tests/cli/tap.sh
+. tests/cli/tap.sh
 
 # check DESC STATUS STDERR_SUBSTRING FILE_TEXT
 check() {
@@ -122,5 +113,5 @@ ok $? "--node outside the torus: exit 2 and why"
 "$MCASTD" --help | grep -q "usage: mcastd"
 ok $? "--help"
 
-echo "1..$n"
-[ "$failed" = 0 ]
+done_testing
+tap_exit

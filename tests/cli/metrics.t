@@ -18,18 +18,8 @@ cd "$(dirname "$0")/../.." || exit 1
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
-n=0
-failed=0
-ok() {	# ok STATUS DESCRIPTION [DIAGNOSTIC]
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-		[ -n "${3:-}" ] && printf '%s\n' "$3" | sed 's/^/# /'
-	fi
-}
+# shellcheck source=tests/cli/tap.sh
+. tests/cli/tap.sh
 
 root=$tmp/root
 bin=$tmp/bin
@@ -44,7 +34,7 @@ timer=$(find "$root" -name mcast-metrics.timer)
 ok $? "it installs mcast-metrics.service and mcast-metrics.timer" \
 	"$(find "$root" -type f)"
 if [ ! -f "$unit" ]; then
-	echo "1..$n"
+	done_testing
 	exit 1
 fi
 ! grep -q @BINDIR@ "$unit" && grep -q "^ExecStart=.*$bin/mcastctl stats show --prometheus" "$unit"
@@ -139,5 +129,5 @@ table=$(grep -o '^| `mcast_[a-z_]*`' docs/metrics.md | tr -d '|` ' | sort)
 ok $? "docs/metrics.md's tables: each metric once, no other" \
 	"$(diff <(printf '%s\n' "$table") <(printf '%s\n' "$names"))"
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+done_testing
+tap_exit

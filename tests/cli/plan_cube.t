@@ -174,6 +174,5 @@ run plan --help
 [ "$RC" -eq 0 ] && grep -q -- '--topology cube:N' <<<"$OUT" && grep -q -- 'u-cube, maxport, combine, w-sort' <<<"$OUT"
 ok $? "plan --help shows the cube options"
 
-echo "1..$n"
-printf '%s\n' "${results[@]}"
-[ "$failed" -eq 0 ]
+done_testing
+tap_exit

@@ -357,6 +357,5 @@ run plan --help
 [ "$RC" -eq 0 ] && grep -q -- '--algorithm rb' <<<"$OUT" && grep -q -- '--order ORDER' <<<"$OUT"
 ok $? "plan --help shows the rb options"
 
-echo "1..$n"
-printf '%s\n' "${results[@]}"
-[ "$failed" -eq 0 ]
+done_testing
+tap_exit

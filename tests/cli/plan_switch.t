@@ -359,6 +359,5 @@ run plan -t $FAT --help
 [ "$RC" -eq 0 ] && [ -z "$ERR" ] && grep -q -- '--topology switch:FILE' <<<"$OUT"
 ok $? "plan --help with a switch topology"
 
-echo "1..$n"
-printf '%s\n' "${results[@]}"
-[ "$failed" -eq 0 ]
+done_testing
+tap_exit

@@ -1,11 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 # shellcheck shell=bash
 #
-# The harness of the mcastctl plan tests (plan_switch.t, plan_cube.t,
-# plan_ring.t, plan_rb.t), sourced first: from the repository root, with
-# MCASTCTL (default build/mcastctl) and jq; TAP results gathered in
-# results[] (ok, diag), and the checks run, same, succeeds, fails, jq_is.
-# The sourcing script prints the results.
+# The harness of the mcastctl plan tests (plan.t, plan_switch.t,
+# plan_cube.t, plan_ring.t, plan_rb.t), sourced first: from the repository
+# root, with MCASTCTL (default build/mcastctl) and jq; TAP (ok, diag:
+# tap.sh), and the checks run, same, succeeds, fails, jq_is.
 
 set -u
 
@@ -28,26 +27,8 @@ fi
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
-results=()
-n=0
-failed=0
-
-ok() {	# ok STATUS DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		results+=("ok $n - $2")
-	else
-		results+=("not ok $n - $2")
-		failed=$((failed + 1))
-	fi
-}
-
-diag() {
-	local line
-	while IFS= read -r line; do
-		results+=("# $line")
-	done <<<"$*"
-}
+# shellcheck source=tests/cli/tap.sh
+. tests/cli/tap.sh
 
 # run ARGS...: sets OUT, ERR, RC
 run() {

@@ -40,13 +40,6 @@ run latency -t torus:6x6 -a s-torus,md-torus,mu-torus:4 -m 7,30 -L 8,100 -n 9 --
 ok $? "-j 1 and -j 3 print the same figures"
 
 # The error contract: exit 2 and a message that names the problem.
-bad() {	# bad DESCRIPTION PATTERN ARGS...
-	local what=$1 pat=$2
-	shift 2
-	run "$@"
-	[ "$RC" = 2 ] && grep -q -- "$pat" <<<"$ERR"
-	ok $? "$what: exit 2, \"$pat\" (got $RC: $(head -n 1 <<<"$ERR"))"
-}
 bad "a bidirectional torus" "unidirectional" latency -t torus:4x4:bi -m 3
 bad "an unknown algorithm" "--algorithms" latency -a x-torus
 bad "separate addressing" "not simulated" latency -a separate
@@ -68,5 +61,5 @@ ci120=$(sed -n 2p <<<"$OUT" | cut -d, -f9)
 awk -v a="$ci30" -v b="$ci120" 'BEGIN { exit !(a > 0 && b > 0 && b < 0.75 * a) }'
 ok $? "the mean's 95 % confidence interval: +-$ci30 us over 30 trials, +-$ci120 us over 120"
 
-echo "1..$n"
-[ "$failed" = 0 ]
+done_testing
+tap_exit

@@ -99,5 +99,5 @@ done
 [ "$(wc -l < "$tmp/fig3.10-11.csv")" = 85 ]
 ok $? "fig3.10-11.csv: 4 algorithms x 21 points and a header"
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+done_testing
+tap_exit

@@ -76,13 +76,6 @@ run load "${small[@]}" --rate 100 --warmup 20 --batches 5 --batch-size 40 --csv
 ok $? "rate 100, CSV: status saturated"
 
 # The error contract: exit 2 and a message that names the option.
-bad() {	# bad DESCRIPTION PATTERN ARGS...
-	local what=$1 pat=$2
-	shift 2
-	run "$@"
-	[ "$RC" = 2 ] && grep -q -- "$pat" <<<"$ERR"
-	ok $? "$what: exit 2, \"$pat\" (got $RC: $(head -n 1 <<<"$ERR"))"
-}
 bad "a rate of 0" "--rate" load --rate 0
 bad "a rate not a number" "--rate" load --rate 0.1,x
 bad "a negative unicast rate" "--unicast-rate" load --unicast-rate -1
@@ -117,5 +110,5 @@ paste -d, <(sed 1d <<<"$one") <(sed 1d <<<"$OUT") |
 	awk -F, '{ if (!($22 > $8)) bad = 1 } END { exit bad }'
 ok $? "--header compound: a higher mean latency at every rate than none"
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+done_testing
+tap_exit

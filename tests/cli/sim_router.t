@@ -414,13 +414,6 @@ run run --quick --dir "$tmp" seed002-mixed
 ok $? "run --quick seed002-mixed: CSV (the oblivious router, both classes, the estimate) and the findings, the oblivious class in order"
 
 # The error contract: exit 2 and a message that names the problem.
-bad() {	# bad DESCRIPTION PATTERN ARGS...
-	local what=$1 pat=$2
-	shift 2
-	run "$@"
-	[ "$RC" = 2 ] && grep -q -- "$pat" <<<"$ERR"
-	ok $? "$what: exit 2, \"$pat\" (got $RC: $(head -n 1 <<<"$ERR"))"
-}
 bad "an unknown algorithm" "--algorithm" router -a max-triplex
 bad "an unknown algorithm, the known listed" "do, duato, min-triplex, triplex or chaos" router -a planar
 bad "Chaos input-driven" "output-driven only" router -a chaos --arbitration in-random
@@ -462,5 +455,5 @@ bad "an oblivious share over 100" "--mix-class: not a number in range" router -a
 bad "a negative oblivious share" "--mix-class" router -a triplex --mix-class -5
 bad "an oblivious share not a number" "--mix-class" router -a triplex --mix-class half
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+done_testing
+tap_exit

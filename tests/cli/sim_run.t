@@ -161,5 +161,5 @@ if command -v groff > /dev/null; then
 	ok $? "mcastsim.1 renders without warnings and names every study (warnings: $warn; missing:$miss)"
 fi
 
-echo "1..$n"
-[ "$failed" = 0 ]
+done_testing
+tap_exit

@@ -183,5 +183,5 @@ bad "zero threads" "--jobs" steps -j 0
 bad "an unknown option" "usage" steps --dests 4
 bad "a stray argument" "usage" steps 4
 
-echo "1..$n"
-[ "$failed" = 0 ]
+done_testing
+tap_exit

@@ -2,7 +2,8 @@
 #
 # What the mcastsim tests (sim*.t) share: the binary (MCASTSIM, default
 # build/mcastsim; the tests run from the repository root), a scratch
-# directory, TAP counting (ok) and running it (run: OUT, ERR, RC).
+# directory, TAP (ok, tap.sh), running it (run: OUT, ERR, RC) and its
+# usage errors (bad).
 # shellcheck shell=bash
 
 set -u
@@ -21,18 +22,8 @@ fi
 
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
-
-ok() {	# ok STATUS DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
+# shellcheck source=tests/cli/tap.sh
+. tests/cli/tap.sh
 
 # shellcheck disable=SC2034 # OUT, ERR, RC: for the sourcing test
 run() {	# run ARGS...: sets OUT, ERR, RC
@@ -40,4 +31,13 @@ run() {	# run ARGS...: sets OUT, ERR, RC
 	RC=$?
 	OUT=$(cat "$tmp/out")
 	ERR=$(cat "$tmp/err")
+}
+
+# mcastsim ARGS exits 2 with PATTERN on stderr: its usage errors
+bad() {	# bad DESCRIPTION PATTERN ARGS...
+	local what=$1 pat=$2
+	shift 2
+	run "$@"
+	[ "$RC" = 2 ] && grep -q -- "$pat" <<<"$ERR"
+	ok $? "$what: exit 2, \"$pat\" (got $RC: $(head -n 1 <<<"$ERR"))"
 }

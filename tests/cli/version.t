@@ -46,20 +46,10 @@ done
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
-n=0
-failed=0
-ok() {	# ok STATUS DESCRIPTION [DIAGNOSTIC]
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-		[ -z "${3:-}" ] || printf '# %s\n' "${3//$'\n'/$'\n'# }"
-	fi
-}
+# shellcheck source=tests/cli/tap.sh
+. tests/cli/tap.sh
 
-echo "1..$((${#progs[@]} * 3))"
+plan $((${#progs[@]} * 3))
 for p in "${progs[@]}"; do
 	read -r name bin usage <<< "$p"
 	for opt in --version -V; do
@@ -77,4 +67,4 @@ for p in "${progs[@]}"; do
 	ok $? "$name's usage names --version" "$(cat "$tmp/out")"
 done
 
-[ "$failed" -eq 0 ]
+tap_exit

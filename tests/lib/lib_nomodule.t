@@ -36,23 +36,8 @@ done
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
-results=()
-n=0
-failed=0
-ok() {	# ok STATUS DESCRIPTION [DIAGNOSTIC]
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		results+=("ok $n - $2")
-	else
-		results+=("not ok $n - $2")
-		failed=$((failed + 1))
-		if [ -n "${3:-}" ]; then
-			while IFS= read -r line; do
-				results+=("# $line")
-			done <<< "$3"
-		fi
-	fi
-}
+# shellcheck source=tests/cli/tap.sh
+. tests/cli/tap.sh
 
 # --- the library as built
 
@@ -159,6 +144,5 @@ rc=$?
 ok $? "without the device it exits 1 and says the module is not loaded" \
 	"exit $rc: $out"
 
-echo "1..$n"
-printf '%s\n' "${results[@]}"
-[ "$failed" -eq 0 ]
+done_testing
+tap_exit

@@ -2,8 +2,9 @@
 /*
  * mcast_forge: speaks mcast.ko's wire format (docs/data-path.md) from
  * wherever it runs, so the guest tests can play a host that is no peer,
- * or a peer that lies.  Its own copy of the header, on purpose: it checks
- * the documented format, not the module's struct.
+ * or a peer that lies.  Its own copy of the header (wire.h, shared with
+ * mcast_fuzzpeer), on purpose: it checks the documented format, not the
+ * module's struct.
  *
  *   mcast_forge [tcp|raw] [sport=PORT] [bind=ADDR] ADDR PORT TYPE
  *               [FIELD=V..] [piece=ID:PREV,ID:PREV..] [text=STRING]
@@ -32,11 +33,11 @@
  *   be64 counter, 16 bytes tag,
  * the tag being the first 16 bytes of HMAC-SHA256(key, the datagram up to
  * the tag, i.e. header, body and the trailer's first 12 bytes, then the
- * be32 NODE), made with the kernel's AF_ALG (seal(), the one place).  The
- * counter is C for every copy if ctr= is given (a replay; ctr=now, or
- * now+MS, now-MS: the wall clock in ns give or take MS ms), else the wall
- * clock (CLOCK_REALTIME) in ns, one more if the clock has not moved; the
- * last one used is printed after "sent N" as " ctr=C".
+ * be32 NODE), made with the kernel's AF_ALG (seal() of wire.c, the one
+ * place).  The counter is C for every copy if ctr= is given (a replay;
+ * ctr=now, or now+MS, now-MS: the wall clock in ns give or take MS ms),
+ * else the wall clock (CLOCK_REALTIME) in ns, one more if the clock has
+ * not moved; the last one used is printed after "sent N" as " ctr=C".
  *
  * cut=N cuts every datagram to its first N bytes before it is sealed (a
  * datagram shorter than its header, or than what its header claims).
@@ -89,59 +90,11 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
-#include <linux/if_alg.h>
 
-#ifndef AF_ALG
-#define AF_ALG 38
-#endif
-#ifndef SOL_ALG
-#define SOL_ALG 279
-#endif
+#include "wire.h"
 
-struct wire_hdr {
-	uint8_t version, type, flags, pad;
-	uint32_t src, from, xid;
-	uint64_t seq;
-	uint32_t group, step, msg_len, count, frag, cum;
-} __attribute__((packed));
-
-#define ENTRY_LEN	12	/* be32 node, be64 prev */
-#define AUTH_LEN	28	/* u8 id, 3 zero, be64 counter, 16 tag */
-#define F_AUTH		0x80
 #define MAX_ENTRIES	4096
 #define MAX_DGRAM	(64 << 10)
-
-static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fputs("mcast_forge: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	exit(1);
-}
-
-/* ADDR (IPv4 or IPv6) and PORT as an IPv6 socket address (v4 mapped). */
-static void parse_addr(const char *s, unsigned int port,
-		       struct sockaddr_in6 *sa)
-{
-	struct in_addr a4;
-
-	memset(sa, 0, sizeof(*sa));
-	sa->sin6_family = AF_INET6;
-	sa->sin6_port = htons(port);
-	if (inet_pton(AF_INET6, s, &sa->sin6_addr) == 1)
-		return;
-	if (inet_pton(AF_INET, s, &a4) != 1)
-		die("bad address %s", s);
-	sa->sin6_addr.s6_addr[10] = 0xff;
-	sa->sin6_addr.s6_addr[11] = 0xff;
-	memcpy(&sa->sin6_addr.s6_addr[12], &a4, 4);
-}
 
 struct forged {
 	struct wire_hdr h;
@@ -215,7 +168,7 @@ static uint32_t put_piece(struct forged *f, char *list)
 	return n;
 }
 
-/* The cluster key's HMAC-SHA256, from the kernel over AF_ALG. */
+/* The cluster key's seal (wire.h), as key=, key_id=, to=, resv=, ctr= ask. */
 struct sealer {
 	int op;			/* -1: no key */
 	uint8_t id;
@@ -225,91 +178,24 @@ struct sealer {
 	int fixed;		/* ctr= given: every copy the same */
 };
 
-static uint64_t realtime_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_REALTIME, &t);
-	return (uint64_t)t.tv_sec * 1000000000 + t.tv_nsec;
-}
-
-static void read_key_file(const char *path, uint8_t *key)
-{
-	uint8_t buf[80];
-	unsigned int b;
-	size_t n, i;
-	FILE *f = fopen(path, "rb");
-
-	if (!f)
-		die("key %s: %s", path, strerror(errno));
-	n = fread(buf, 1, sizeof(buf), f);
-	fclose(f);
-	if (n == 32) {
-		memcpy(key, buf, 32);
-		return;
-	}
-	while (n > 64 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
-		n--;
-	if (n != 64)
-		die("key %s: expected 32 bytes or 64 hex digits", path);
-	for (i = 0; i < 32; i++) {
-		if (sscanf((char *)buf + 2 * i, "%2x", &b) != 1)
-			die("key %s: not hex", path);
-		key[i] = b;
-	}
-}
-
-static void sealer_open(struct sealer *s, const char *path)
-{
-	struct sockaddr_alg sa = {
-		.salg_family = AF_ALG,
-		.salg_type = "hash",
-		.salg_name = "hmac(sha256)",
-	};
-	uint8_t key[32];
-	int tfm = socket(AF_ALG, SOCK_SEQPACKET, 0);
-
-	if (tfm < 0 || bind(tfm, (struct sockaddr *)&sa, sizeof(sa)))
-		die("AF_ALG hmac(sha256): %s", strerror(errno));
-	read_key_file(path, key);
-	if (setsockopt(tfm, SOL_ALG, ALG_SET_KEY, key, sizeof(key)))
-		die("AF_ALG key: %s", strerror(errno));
-	s->op = accept(tfm, NULL, 0);
-	if (s->op < 0)
-		die("AF_ALG accept: %s", strerror(errno));
-}
-
 /*
- * Seals @buf[0..*len-1] (a header first) in place for node s->to: flag
- * and trailer (the format is at the top).  @buf has room for 4 bytes more
- * than the trailer: the be32 node id goes there for the hash, and the tag
- * over it.
+ * Seals @buf[0..*len-1] (a header first) in place for node s->to, if a
+ * key was given: F_AUTH in the flags (when the whole header is there) and
+ * the trailer (the format is at the top).  @buf has room for AUTH_LEN
+ * bytes more.
  */
-static void seal(struct sealer *s, uint8_t *buf, size_t *len)
+static void seal_dgram(struct sealer *s, uint8_t *buf, size_t *len)
 {
 	struct wire_hdr *h = (struct wire_hdr *)buf;
-	uint8_t digest[32];
-	uint32_t to = htobe32((uint32_t)s->to);
-	uint64_t be, now = realtime_ns();
 
 	if (s->op < 0)
 		return;
 	if (*len >= sizeof(*h))
 		h->flags |= F_AUTH;
-	buf[*len] = s->id;
-	buf[*len + 1] = s->resv >> 16;
-	buf[*len + 2] = s->resv >> 8;
-	buf[*len + 3] = s->resv;
 	if (!s->fixed)
-		s->ctr = s->ctr + 1 > now ? s->ctr + 1 : now;
-	be = htobe64(s->ctr);
-	memcpy(buf + *len + 4, &be, 8);
-	memcpy(buf + *len + 12, &to, 4);
-	if (send(s->op, buf, *len + 16, 0) != (ssize_t)(*len + 16) ||
-	    read(s->op, digest, sizeof(digest)) != sizeof(digest))
-		die("AF_ALG hmac: %s", strerror(errno));
-	memcpy(buf + *len + 12, digest, 16);
-	*len += AUTH_LEN;
+		next_ctr(&s->ctr);
+	*len = seal(s->op, buf, *len, s->id, s->resv, s->ctr,
+		    (uint32_t)s->to);
 }
 
 /* inc=: one more in each named field of the header. */
@@ -321,17 +207,6 @@ static void inc_fields(struct wire_hdr *h, const unsigned int *inc)
 		h->seq = htobe64(be64toh(h->seq) + 1);
 	if (inc[6])
 		h->group = htobe32(be32toh(h->group) + 1);
-}
-
-static uint64_t rng_state;
-
-static uint64_t rnd(void)
-{
-	/* xorshift64*: reproducible from the seed, good enough to fuzz */
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545F4914F6CDD1DULL;
 }
 
 /* Mostly a small value near @base (what a real datagram has), else any. */
@@ -844,7 +719,7 @@ int main(int argc, char **argv)
 	if (key_path) {
 		if (sl.to < 0)
 			die("key= needs to=NODE: the tag names the node it is for");
-		sealer_open(&sl, key_path);
+		sl.op = seal_open(key_path);
 	}
 	open_out(&o);
 	for (i = 0; i < count; i++) {
@@ -872,7 +747,7 @@ int main(int argc, char **argv)
 				dgram[4 + 2] |= F_AUTH;
 			len = cut;
 		}
-		seal(&sl, dgram + 4, &len);
+		seal_dgram(&sl, dgram + 4, &len);
 		send_one(&o, dgram + 4, len);
 	}
 	printf("sent %u", count);

@@ -6,8 +6,9 @@
  * node: run in that node's netns, on its address and port, with the
  * node's own kernel socket moved off the port, so every other node talks
  * to it as to that node and believes its sealed datagrams.  mcast_forge
- * (the same format, its own copy of the header, on purpose) writes one
- * datagram at a time; this one takes part in live transfers:
+ * (the same format and seal, wire.h: their own copy of the header, on
+ * purpose) writes one datagram at a time; this one takes part in live
+ * transfers:
  *
  *  - as a child: it reads the DATA a real parent sends it and answers
  *    with ACKs, DONEs, BUSYs and YOUNGs, honest for some transfers (so
@@ -68,36 +69,9 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
-#include <linux/if_alg.h>
 
-#ifndef AF_ALG
-#define AF_ALG 38
-#endif
-#ifndef SOL_ALG
-#define SOL_ALG 279
-#endif
+#include "wire.h"
 
-/* docs/data-path.md "Wire format": 48 bytes, big endian */
-struct wire_hdr {
-	uint8_t version, type, flags, pad;
-	uint32_t src, from, xid;
-	uint64_t seq;
-	uint32_t group, step, msg_len, count, frag, cum;
-} __attribute__((packed));
-
-#define HDR		((size_t)sizeof(struct wire_hdr))
-#define T_DATA		1
-#define T_ACK		2
-#define T_DONE		3
-#define F_TRUNC		0x01	/* DONE */
-#define F_PROBE		0x01	/* DATA, ACK */
-#define F_BUSY		0x02	/* ACK */
-#define F_AGAIN		0x02	/* DATA */
-#define F_YOUNG		0x04	/* ACK */
-#define F_DUP		0x10	/* ACK */
-#define F_AUTH		0x80
-#define ENTRY		12	/* be32 node, be64 prev */
-#define AUTH_LEN	28	/* u8 id, 3 zero, be64 counter, 16 tag */
 #define KEY_ID		1
 #define MAX_MSG		(4u << 20)
 #define WIN		64	/* fragments a transfer has out */
@@ -109,20 +83,6 @@ struct wire_hdr {
 #define NTX		8	/* transfers of its own at once */
 #define NDELAY		64
 #define NIN		32	/* accepted TCP connections */
-
-static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fputs("mcast_fuzzpeer: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	exit(1);
-}
 
 /* ------------------------------------------------------------ options */
 
@@ -163,23 +123,6 @@ static long long now_ms(void)
 	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
-static void parse_addr(const char *s, unsigned int port,
-		       struct sockaddr_in6 *sa)
-{
-	struct in_addr a4;
-
-	memset(sa, 0, sizeof(*sa));
-	sa->sin6_family = AF_INET6;
-	sa->sin6_port = htons(port);
-	if (inet_pton(AF_INET6, s, &sa->sin6_addr) == 1)
-		return;
-	if (inet_pton(AF_INET, s, &a4) != 1)
-		die("bad address %s", s);
-	sa->sin6_addr.s6_addr[10] = 0xff;
-	sa->sin6_addr.s6_addr[11] = 0xff;
-	memcpy(&sa->sin6_addr.s6_addr[12], &a4, 4);
-}
-
 static struct peer *peer_of(uint32_t id)
 {
 	unsigned int i;
@@ -209,17 +152,6 @@ static void parse_peers(char *list)
 }
 
 /* -------------------------------------------------------------- random */
-
-static uint64_t rng_state;
-
-static uint64_t rnd(void)
-{
-	/* xorshift64*: reproducible from the seed */
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545F4914F6CDD1DULL;
-}
 
 static int chance(unsigned int pct)
 {
@@ -265,100 +197,16 @@ static uint64_t fuzz64(uint64_t base)
 static int alg_op = -1;
 static uint64_t seal_ctr;
 
-static void read_key_file(const char *path, uint8_t *key)
-{
-	uint8_t buf[80];
-	unsigned int b;
-	size_t n, i;
-	FILE *f = fopen(path, "rb");
-
-	if (!f)
-		die("key %s: %s", path, strerror(errno));
-	n = fread(buf, 1, sizeof(buf), f);
-	fclose(f);
-	if (n == 32) {
-		memcpy(key, buf, 32);
-		return;
-	}
-	while (n > 64 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
-		n--;
-	if (n != 64)
-		die("key %s: expected 32 bytes or 64 hex digits", path);
-	for (i = 0; i < 32; i++) {
-		if (sscanf((char *)buf + 2 * i, "%2x", &b) != 1)
-			die("key %s: not hex", path);
-		key[i] = b;
-	}
-}
-
-static void seal_open(const char *path)
-{
-	struct sockaddr_alg sa = {
-		.salg_family = AF_ALG,
-		.salg_type = "hash",
-		.salg_name = "hmac(sha256)",
-	};
-	struct timespec now;
-	uint8_t key[32];
-	int tfm = socket(AF_ALG, SOCK_SEQPACKET, 0);
-
-	if (tfm < 0 || bind(tfm, (struct sockaddr *)&sa, sizeof(sa)))
-		die("AF_ALG hmac(sha256): %s", strerror(errno));
-	read_key_file(path, key);
-	if (setsockopt(tfm, SOL_ALG, ALG_SET_KEY, key, sizeof(key)))
-		die("AF_ALG key: %s", strerror(errno));
-	memset(key, 0, sizeof(key));
-	alg_op = accept(tfm, NULL, 0);
-	if (alg_op < 0)
-		die("AF_ALG accept: %s", strerror(errno));
-	/* the counter starts at the wall clock in ns, as a node's does */
-	clock_gettime(CLOCK_REALTIME, &now);
-	seal_ctr = (uint64_t)now.tv_sec * 1000000000 + now.tv_nsec;
-}
-
 /*
- * Seals @buf[0..len-1] for node @to as a node with the cluster key does
- * (docs/data-path.md "Cluster key"), in place: MCW_F_AUTH in the flags
- * (when the frame is long enough to have them), then the 28-byte
- * trailer: key id, 3 zero bytes, be64 @ctr, and the first 16 bytes of
- * HMAC-SHA256(key, everything before the tag, then be32 @to): the tag
- * names the node it is for, which is hashed but not sent.  Returns the
- * new length.  The one place the MAC's input is made.
+ * Seals @buf[0..len-1] for node @to with the next counter (wire.h's
+ * seal()), F_AUTH in the flags when the frame is long enough to have
+ * them.  Returns the new length.
  */
-static size_t seal(uint8_t *buf, size_t len, uint32_t to, uint64_t ctr)
+static size_t seal_for(uint8_t *buf, size_t len, uint32_t to)
 {
-	uint8_t digest[32];
-	uint64_t be = htobe64(ctr);
-	uint32_t be_to = htobe32(to);
-
 	if (len > 2)
 		buf[2] |= F_AUTH;
-	memset(buf + len, 0, 4);
-	buf[len] = KEY_ID;
-	memcpy(buf + len + 4, &be, 8);
-	/* the destination goes where the tag will be, for the hash only */
-	memcpy(buf + len + 12, &be_to, 4);
-	if (send(alg_op, buf, len + 16, 0) != (ssize_t)(len + 16) ||
-	    read(alg_op, digest, sizeof(digest)) != sizeof(digest))
-		die("AF_ALG hmac: %s", strerror(errno));
-	memcpy(buf + len + 12, digest, 16);
-	return len + AUTH_LEN;
-}
-
-/*
- * The next counter: the wall clock in ns, or one more than the last if
- * the clock has not moved, as a node's (a receiver refuses one below the
- * window it opened when it added us, or past its clock plus the skew).
- */
-static uint64_t next_ctr(void)
-{
-	struct timespec now;
-	uint64_t ns;
-
-	clock_gettime(CLOCK_REALTIME, &now);
-	ns = (uint64_t)now.tv_sec * 1000000000 + now.tv_nsec;
-	seal_ctr = ns > seal_ctr ? ns : seal_ctr + 1;
-	return seal_ctr;
+	return seal(alg_op, buf, len, KEY_ID, 0, next_ctr(&seal_ctr), to);
 }
 
 /* ------------------------------------------------------------- sockets */
@@ -448,9 +296,9 @@ static void put_wire(struct peer *p, uint8_t *b, size_t len, int split,
 	int fd;
 
 	st.dgrams_out++;
-	if (len >= HDR + AUTH_LEN && b[1] == T_DONE)
-		st.ids_out += (len - HDR - AUTH_LEN) / 4;
-	if (len < HDR + AUTH_LEN || (wild && b[1] == T_DATA))
+	if (len >= HDR_LEN + AUTH_LEN && b[1] == T_DONE)
+		st.ids_out += (len - HDR_LEN - AUTH_LEN) / 4;
+	if (len < HDR_LEN + AUTH_LEN || (wild && b[1] == T_DATA))
 		st.may_malform++;
 
 	if (!opt.tcp) {
@@ -505,7 +353,7 @@ static void xmit(struct peer *p, uint8_t *dg, size_t len, int wild)
 	int copies = 1, split_short = 0, i, k;
 	size_t slen;
 
-	if (wild && len >= HDR && chance(dg[1] == T_DONE ? 30 : 5)) {
+	if (wild && len >= HDR_LEN && chance(dg[1] == T_DONE ? 30 : 5)) {
 		/*
 		 * A header cut short, mostly keeping step, count and frag (a
 		 * DONE of 72 to 75 bytes sealed), else any; on TCP mostly
@@ -513,7 +361,7 @@ static void xmit(struct peer *p, uint8_t *dg, size_t len, int wild)
 		 * buffer of its own length
 		 */
 		len = chance(50) ? 44 + rnd() % 4 :
-		      chance(50) ? 32 + rnd() % 12 : rnd() % HDR;
+		      chance(50) ? 32 + rnd() % 12 : rnd() % HDR_LEN;
 		split_short = opt.tcp && chance(60);
 		st.shorts++;
 	}
@@ -522,7 +370,7 @@ static void xmit(struct peer *p, uint8_t *dg, size_t len, int wild)
 		st.dups++;
 	}
 	for (i = 0; i < copies; i++) {
-		slen = seal(dg, len, p->id, next_ctr());
+		slen = seal_for(dg, len, p->id);
 		if (wild && chance(4)) {
 			for (k = 0; k < NDELAY && delays[k].used; k++)
 				;
@@ -654,9 +502,9 @@ static size_t honest_ack(const struct rxt *t, uint8_t *out, uint32_t frag,
 		if (have(t, t->cum + i))
 			sack |= 1ull << i;
 	be = htobe64(sack);
-	memcpy(out, &a, HDR);
-	memcpy(out + HDR, &be, 8);
-	return HDR + 8;
+	memcpy(out, &a, HDR_LEN);
+	memcpy(out + HDR_LEN, &be, 8);
+	return HDR_LEN + 8;
 }
 
 /* The honest DONE: every node of the piece but us failed (we forward none). */
@@ -670,11 +518,11 @@ static size_t honest_done(const struct rxt *t, uint8_t *out)
 		if (t->piece[i] == opt.id)
 			continue;
 		be = htobe32(t->piece[i]);
-		memcpy(out + HDR + 4 * n++, &be, 4);
+		memcpy(out + HDR_LEN + 4 * n++, &be, 4);
 	}
 	a.count = htobe32(n);
-	memcpy(out, &a, HDR);
-	return HDR + 4 * n;
+	memcpy(out, &a, HDR_LEN);
+	return HDR_LEN + 4 * n;
 }
 
 /*
@@ -734,13 +582,13 @@ static size_t wild_answer(struct rxt *t, uint8_t *out, uint32_t frag)
 		a.flags = F_YOUNG | (chance(20) ? (uint8_t)rnd() : 0);
 		a.count = htobe32(fuzz32(rnd() % 100000));
 		a.step = htobe32(chance(50) ? my_inc : fuzz32(my_inc));
-		memcpy(out, &a, HDR);
-		len = HDR;
+		memcpy(out, &a, HDR_LEN);
+		len = HDR_LEN;
 		st.youngs++;
 		break;
 	case 2: case 3:		/* an ACK of wild fields */
 		len = honest_ack(t, out, frag, 0);
-		memcpy(&a, out, HDR);
+		memcpy(&a, out, HDR_LEN);
 		a.flags = chance(50) ? (uint8_t)(rnd() & ~F_AUTH) :
 				       (F_PROBE | F_DUP) & (uint8_t)rnd();
 		a.count = htobe32(fuzz32(t->epoch));
@@ -748,15 +596,15 @@ static size_t wild_answer(struct rxt *t, uint8_t *out, uint32_t frag)
 		a.cum = htobe32(fuzz32(t->cum));
 		if (chance(10))
 			a.step = htobe32(fuzz32(my_inc));
-		memcpy(out, &a, HDR);
+		memcpy(out, &a, HDR_LEN);
 		if (chance(30))
-			len = HDR + rnd() % 9;	/* the bitmap short */
+			len = HDR_LEN + rnd() % 9;	/* the bitmap short */
 		else if (chance(20))
-			len = HDR + 8 + rnd() % 64;
+			len = HDR_LEN + 8 + rnd() % 64;
 		if (chance(30)) {
 			uint64_t s = rnd();
 
-			memcpy(out + HDR, &s, 8);
+			memcpy(out + HDR_LEN, &s, 8);
 		}
 		st.acks++;
 		break;
@@ -768,19 +616,19 @@ static size_t wild_answer(struct rxt *t, uint8_t *out, uint32_t frag)
 		a.flags = chance(20) ? F_TRUNC : chance(10) ? (uint8_t)rnd() : 0;
 		if (chance(5))
 			a.step = htobe32(fuzz32(my_inc));
-		memcpy(out, &a, HDR);
+		memcpy(out, &a, HDR_LEN);
 		/* the list as long as count says, or not */
 		n = chance(50) ? n : rnd() % 8;
-		len = HDR + wild_ids(t, out + HDR, n < 400 ? n : 400);
-		if (chance(20) && len > HDR)
+		len = HDR_LEN + wild_ids(t, out + HDR_LEN, n < 400 ? n : 400);
+		if (chance(20) && len > HDR_LEN)
 			len -= 1 + rnd() % 3;
 		st.dones++;
 		break;
 	}
 	if (chance(3)) {
-		memcpy(&a, out, HDR);
+		memcpy(&a, out, HDR_LEN);
 		a.from = htobe32(fuzz32(opt.id));	/* another's name */
-		memcpy(out, &a, HDR);
+		memcpy(out, &a, HDR_LEN);
 	}
 	return len;
 }
@@ -790,8 +638,9 @@ static void take_piece(struct rxt *t, const uint8_t *body, size_t blen)
 {
 	uint32_t i, be;
 
-	for (i = 0; i < t->count && i < MAX_PIECE && (i + 1) * ENTRY <= blen; i++) {
-		memcpy(&be, body + i * ENTRY, 4);
+	for (i = 0; i < t->count && i < MAX_PIECE &&
+	     (i + 1) * ENTRY_LEN <= blen; i++) {
+		memcpy(&be, body + i * ENTRY_LEN, 4);
 		t->piece[i] = be32toh(be) & 0x7fffff;	/* worm entries' flags off */
 	}
 	t->npiece = i;
@@ -803,7 +652,7 @@ static void child_data(struct peer *p, const struct wire_hdr *h,
 	static uint8_t out[4 + MAX_DG + AUTH_LEN + 64];
 	uint32_t count = be32toh(h->count), len = be32toh(h->msg_len);
 	uint32_t frag = be32toh(h->frag), nfrags, inc = be32toh(h->cum);
-	uint64_t total = (uint64_t)count * ENTRY + len;
+	uint64_t total = (uint64_t)count * ENTRY_LEN + len;
 	uint8_t *a = out + 4;
 	struct rxt *t;
 	size_t alen;
@@ -834,7 +683,7 @@ static void child_data(struct peer *p, const struct wire_hdr *h,
 	if (inc && inc != my_inc && t->honest) {
 		/* a stale incarnation: the refusal a node sends */
 		answer_hdr((struct wire_hdr *)a, t, T_ACK);
-		xmit(p, a, HDR, 0);
+		xmit(p, a, HDR_LEN, 0);
 		return;
 	}
 	if (!t->honest && chance(50)) {
@@ -909,7 +758,7 @@ static void send_frag(struct ptx *t, uint32_t i, uint8_t flags, int wild)
 					t->total - off : opt.fs) : 0;
 
 	if (off < t->total)
-		memcpy(b + HDR, t->payload + off, blen);
+		memcpy(b + HDR_LEN, t->payload + off, blen);
 	if (wild && chance(25)) {
 		st.tx_mutated++;
 		switch (rnd() % 7) {
@@ -924,9 +773,9 @@ static void send_frag(struct ptx *t, uint32_t i, uint8_t flags, int wild)
 		if (blen > opt.fs + 1)
 			blen = opt.fs + 1;
 	}
-	memcpy(b, &h, HDR);
+	memcpy(b, &h, HDR_LEN);
 	st.tx_frags++;
-	xmit(t->to, b, HDR + blen, wild);
+	xmit(t->to, b, HDR_LEN + blen, wild);
 }
 
 /* Sends what the window allows, in order or (@wild) backwards. */
@@ -996,7 +845,7 @@ static void ptx_start(void)
 		t->seq = fuzz64(t->seq);
 	t->msg_len = chance(80) ? rnd() % 3000 : rnd() % (opt.tcp ? 300000 : 100000);
 	t->count = make_piece(t, ids, !t->honest);
-	t->total = (uint64_t)t->count * ENTRY + t->msg_len;
+	t->total = (uint64_t)t->count * ENTRY_LEN + t->msg_len;
 	t->nfrags = (t->total + opt.fs - 1) / opt.fs;
 	t->payload = malloc(t->total);
 	if (!t->payload) {
@@ -1013,11 +862,11 @@ static void ptx_start(void)
 			d->last_seq = t->seq;
 		be = htobe32(ids[i]);
 		be64 = htobe64(prev);
-		memcpy(t->payload + i * ENTRY, &be, 4);
-		memcpy(t->payload + i * ENTRY + 4, &be64, 8);
+		memcpy(t->payload + i * ENTRY_LEN, &be, 4);
+		memcpy(t->payload + i * ENTRY_LEN + 4, &be64, 8);
 	}
 	for (i = 0; i < t->msg_len; i++)
-		t->payload[t->count * ENTRY + i] = pat(opt.id, t->msg_len, i);
+		t->payload[t->count * ENTRY_LEN + i] = pat(opt.id, t->msg_len, i);
 	t->born = now_ms();
 	t->rto_at = t->born + 300;
 	st.tx_started++;
@@ -1167,20 +1016,20 @@ static void handle(const uint8_t *buf, size_t len)
 	struct wire_hdr h;
 	struct peer *p;
 
-	if (len < HDR)
+	if (len < HDR_LEN)
 		return;
-	memcpy(&h, buf, HDR);
+	memcpy(&h, buf, HDR_LEN);
 	p = peer_of(be32toh(h.from));
 	if (h.version != 1 || !p)
 		return;
-	if ((h.flags & F_AUTH) && len >= HDR + AUTH_LEN)
+	if ((h.flags & F_AUTH) && len >= HDR_LEN + AUTH_LEN)
 		len -= AUTH_LEN;
 	switch (h.type) {
 	case T_DATA:
-		child_data(p, &h, buf + HDR, len - HDR);
+		child_data(p, &h, buf + HDR_LEN, len - HDR_LEN);
 		break;
 	case T_ACK:
-		parent_ack(p, &h, buf + HDR, len - HDR);
+		parent_ack(p, &h, buf + HDR_LEN, len - HDR_LEN);
 		break;
 	case T_DONE:
 		parent_done(p, &h);
@@ -1362,14 +1211,16 @@ int main(int argc, char **argv)
 		die("usage: mcast_fuzzpeer [tcp] id=ID addr=ADDR port=P key=FILE nodes=N peers=ID:ADDR,.. [group=G] [secs=S] [seed=S] [every=MS] [honest=PCT] [verbose]");
 	parse_peers(peer_list);
 	/* max_payload (udp.c 1452, tcp.c 64 KiB) less header and trailer */
-	opt.fs = (opt.tcp ? MAX_DG : 1452) - HDR - AUTH_LEN;
+	opt.fs = (opt.tcp ? MAX_DG : 1452) - HDR_LEN - AUTH_LEN;
 	printf("seed %llu\n", (unsigned long long)opt.seed);
 	fflush(stdout);
 	rng_state = opt.seed * 2 + 1;
 	my_inc = (uint32_t)rnd() | 1;
 	next_xid = (uint32_t)rnd();
 	my_seq = (uint64_t)time(NULL) << 20;	/* as a node's stream starts */
-	seal_open(opt.key);
+	alg_op = seal_open(opt.key);
+	/* the counter starts at the wall clock in ns, as a node's does */
+	seal_ctr = realtime_ns();
 	open_sockets();
 	signal(SIGTERM, on_term);
 	signal(SIGINT, on_term);

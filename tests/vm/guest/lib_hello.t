@@ -12,19 +12,6 @@ if [ ! -x /usr/local/bin/mcast_hello ] || [ ! -x /usr/local/bin/mcastctl ]; then
 	skip_all "no mcast_hello or mcastctl in the guest (GUEST_PROGS)"
 fi
 
-# The kernel loads mcast.ko by itself when a program asks for the "mcast"
-# genetlink family (its module alias): without_autoload CMD... runs CMD
-# with module autoloading off, as on a host where mcast is not installed.
-# shellcheck disable=SC2317 # called through expect and is
-without_autoload() {
-	_mp=$(cat /proc/sys/kernel/modprobe)
-	echo /nonexistent > /proc/sys/kernel/modprobe
-	"$@"
-	_r=$?
-	echo "$_mp" > /proc/sys/kernel/modprobe
-	return "$_r"
-}
-
 # A previous test may have left the module loaded.
 rmmod mcast 2>/dev/null
 

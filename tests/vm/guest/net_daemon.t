@@ -46,9 +46,7 @@ STATE=/run/mcastbed
 export MCASTBED_HEARTBEAT=500ms MCASTBED_SUSPECT=4s MCASTBED_DEAD=4s \
 	MCASTBED_SYNC=2s
 # a cluster key: the data path's datagrams and the daemons' are tagged
-modprobe algif_hash 2>/dev/null
-head -c 32 /dev/urandom > "$W/key"
-chmod 600 "$W/key"
+new_keys "$W/key"
 export MCASTBED_KEY="$W/key"
 
 run_ok "insmod mcast.ko" insmod "$MCAST_KO"

@@ -47,19 +47,6 @@ FS=65488		# TCP: 64 KiB a datagram, less the header
 SHARE=$((16 * MIB))	# MCAST_RX_MEM_PER_PEER
 P=/sys/module/mcast/parameters
 
-# MemAvailable with the page cache dropped, the most of three looks
-mem_avail_kb() {
-	_best=0
-	for _i in 1 2 3; do
-		sync
-		echo 3 > /proc/sys/vm/drop_caches 2>/dev/null
-		_m=$(sed -n 's/^MemAvailable: *\([0-9]*\) kB$/\1/p' /proc/meminfo)
-		[ "$_m" -le "$_best" ] || _best=$_m
-		sleep 1
-	done
-	echo "$_best"
-}
-
 # what node 1 says node 2's transfers reserve there (empty: not said)
 peer2_rx_mem() {
 	mcastbed exec 1 mcastctl -j peer show "$(coord 2)" -s |

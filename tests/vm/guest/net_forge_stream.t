@@ -47,7 +47,7 @@
 # shellcheck source=tests/vm/guest/netlib.sh
 . /tests/netlib.sh
 
-modprobe algif_hash 2>/dev/null
+new_keys "$W/k1"
 run_ok "insmod mcast.ko" insmod "$MCAST_KO"
 
 N=4 TOPO=torus:2x2
@@ -271,8 +271,6 @@ short_done() {
 	is "$(got1 3000)" 1 "node 1 delivered it once"
 }
 
-head -c 32 /dev/urandom > "$W/k1"
-chmod 600 "$W/k1"
 if _out=$(mcastbed up "$TOPO" --transport udp 2>&1); then
 	pass "mcastbed up $TOPO --transport udp"
 	run_ok "group 5 is nodes 1 and 2" mcastbed group 5 "$(coord 1)" "$(coord 2)"

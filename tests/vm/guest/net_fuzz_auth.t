@@ -39,7 +39,7 @@
 # shellcheck source=tests/vm/guest/netlib.sh
 . /tests/netlib.sh
 
-modprobe algif_hash 2>/dev/null
+new_keys "$W/key"
 run_ok "insmod mcast.ko" insmod_scaled
 
 N=4 TOPO=bridge:4
@@ -53,8 +53,6 @@ SEED=${FUZZ_SEED:-3900}
 SECS=${FUZZ_SECS:-$((10 * TS > 60 ? 60 : 10 * TS))}
 EVERY=$((200 * TS))
 [ "${mcast_full:-0}" != 1 ] || [ -n "${FUZZ_SECS:-}" ] || SECS=120
-head -c 32 /dev/urandom > "$W/key"
-chmod 600 "$W/key"
 diag "seed $SEED, $SECS s per transport (FUZZ_SEED=S, FUZZ_SECS=S in run.sh's environment)"
 
 # a send the fuzzer stalls (BUSY for ever, silence) ends within the
@@ -214,11 +212,7 @@ fuzz_round() {
 }
 
 for TP in udp tcp; do
-	if ! _out=$(mcastbed up "$TOPO" --transport "$TP" 2>&1); then
-		fail "$TP: mcastbed up $TOPO --transport $TP" "$_out"
-		continue
-	fi
-	pass "$TP: mcastbed up $TOPO --transport $TP"
+	up_on_transport || continue
 	fuzz_round
 	mcastbed down > /dev/null 2>&1
 done

@@ -81,21 +81,6 @@ N=4 TOPO=torus:2x2
 PORT=7447
 NEVER=999999999999	# a predecessor seq no one sent
 
-# MemAvailable with the page cache dropped, the most of three looks a
-# second apart: memory freed late (RCU, per-cpu caches) is not a leak;
-# a leak stays
-mem_avail_kb() {
-	_best=0
-	for _i in 1 2 3; do
-		sync
-		echo 3 > /proc/sys/vm/drop_caches 2>/dev/null
-		_m=$(sed -n 's/^MemAvailable: *\([0-9]*\) kB$/\1/p' /proc/meminfo)
-		[ "$_m" -le "$_best" ] || _best=$_m
-		sleep 1
-	done
-	echo "$_best"
-}
-
 # What MemAvailable may lose over the fuzz: 24 MiB.  The module's own
 # objects are counted exactly (the gauges above, its leak report at
 # unload); this looks for a leak outside them.  8 MiB was too tight:
@@ -450,11 +435,7 @@ fuzz() {
 }
 
 for TP in udp tcp; do
-	if ! _out=$(mcastbed up "$TOPO" --transport "$TP" 2>&1); then
-		fail "$TP: mcastbed up $TOPO --transport $TP" "$_out"
-		continue
-	fi
-	pass "$TP: mcastbed up $TOPO --transport $TP"
+	up_on_transport || continue
 	run_ok "$TP: group 5 is nodes 1 and 2" mcastbed group 5 "$(coord 1)" "$(coord 2)"
 	[ "$TP" = tcp ] || held_bound
 	[ "$TP" = tcp ] || late_message

@@ -29,15 +29,11 @@
 # shellcheck source=tests/vm/guest/netlib.sh
 . /tests/netlib.sh
 
-modprobe algif_hash 2>/dev/null
+new_keys "$W/k1" "$W/k2" "$W/kx"
 run_ok "insmod mcast.ko" insmod "$MCAST_KO"
 
 N=4 TOPO=torus:2x2
 PORT=7447
-head -c 32 /dev/urandom > "$W/k1"
-head -c 32 /dev/urandom > "$W/k2"
-head -c 32 /dev/urandom > "$W/kx"
-chmod 600 "$W"/k*
 
 on_all() { # DESC MCASTCTL-ARGS..
 	_d=$1 _bad=''
@@ -211,11 +207,7 @@ keyless_again() {
 }
 
 for TP in udp tcp; do
-	if ! _out=$(mcastbed up "$TOPO" --transport "$TP" 2>&1); then
-		fail "$TP: mcastbed up $TOPO --transport $TP" "$_out"
-		continue
-	fi
-	pass "$TP: mcastbed up $TOPO --transport $TP"
+	up_on_transport || continue
 	run_ok "$TP: group 5 is nodes 1 and 2" mcastbed group 5 "$(coord 1)" "$(coord 2)"
 	OPT=tcp
 	[ "$TP" = tcp ] || OPT="raw sport=$PORT"

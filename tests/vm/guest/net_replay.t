@@ -26,13 +26,11 @@
 # shellcheck source=tests/vm/guest/netlib.sh
 . /tests/netlib.sh
 
-modprobe algif_hash 2>/dev/null
+new_keys "$W/k1"
 run_ok "insmod mcast.ko" insmod "$MCAST_KO"
 
 TOPO=bridge:3
 PORT=7447
-head -c 32 /dev/urandom > "$W/k1"
-chmod 600 "$W/k1"
 
 # node 0's address speaks, sealed with key 1
 as0() { # NODE ARGS..: to NODE's address
@@ -126,11 +124,7 @@ replay() {
 }
 
 for TP in udp tcp; do
-	if ! _out=$(mcastbed up "$TOPO" --transport "$TP" 2>&1); then
-		fail "$TP: mcastbed up $TOPO --transport $TP" "$_out"
-		continue
-	fi
-	pass "$TP: mcastbed up $TOPO --transport $TP"
+	up_on_transport || continue
 	run_ok "$TP: group 5 is nodes 1 and 2" mcastbed group 5 1 2
 	run_ok "$TP: group 6 is nodes 1 and 2" mcastbed group 6 1 2
 	OPT=tcp

@@ -82,11 +82,7 @@ udp_offloads() {
 # ---- data over each transport
 N=16 TOPO=torus:4x4:uni
 for TP in udp tcp; do
-	if ! _out=$(mcastbed up "$TOPO" --transport "$TP" 2>&1); then
-		fail "$TP: mcastbed up $TOPO --transport $TP" "$_out"
-		continue
-	fi
-	pass "$TP: mcastbed up $TOPO --transport $TP"
+	up_on_transport || continue
 	is "$(mcastbed exec 5 mcastctl -j node show |
 		sed -n 's/.*"transport": *"\([^"]*\)".*/\1/p')" "$TP" \
 		"$TP: node 5 uses $TP"

@@ -275,11 +275,7 @@ trust_peer() {
 }
 
 for TP in udp tcp; do
-	if ! _out=$(mcastbed up "$TOPO" --transport "$TP" 2>&1); then
-		fail "$TP: mcastbed up $TOPO --transport $TP" "$_out"
-		continue
-	fi
-	pass "$TP: mcastbed up $TOPO --transport $TP"
+	up_on_transport || continue
 	run_ok "$TP: group 5 is node 1" mcastbed group 5 "$(coord 1)"
 	OPT=''
 	[ "$TP" = udp ] || OPT=tcp

@@ -33,6 +33,29 @@ insmod_scaled() {
 	done
 }
 
+# up_on_transport: mcastbed up $TOPO with every node on transport $TP
+# (udp, tcp), one assertion; non-zero if it did not come up:
+#	for TP in udp tcp; do
+#		up_on_transport || continue
+up_on_transport() {
+	if ! _out=$(mcastbed up "$TOPO" --transport "$TP" 2>&1); then
+		fail "$TP: mcastbed up $TOPO --transport $TP" "$_out"
+		return 1
+	fi
+	pass "$TP: mcastbed up $TOPO --transport $TP"
+}
+
+# new_keys FILE...: a cluster key (32 random bytes, mode 600) in each
+# FILE, for mcastctl node set key and mcast_forge's key=, and the
+# kernel's AF_ALG hashes that mcast_forge seals with
+new_keys() {
+	modprobe algif_hash 2>/dev/null
+	for _kf in "$@"; do
+		head -c 32 /dev/urandom > "$_kf" || return
+		chmod 600 "$_kf" || return
+	done
+}
+
 # the transport node $1 of the testbed uses (udp, tcp)
 node_transport() {
 	mcastbed exec "$1" mcastctl -j node show |
@@ -658,6 +681,21 @@ delta() { # A B
 	*[!0-9:]* | :* | *:) echo none ;;
 	*) echo $(($2 - $1)) ;;
 	esac
+}
+
+# MemAvailable with the page cache dropped, the most of three looks a
+# second apart: memory freed late (RCU, per-cpu caches) is not a leak;
+# a leak stays
+mem_avail_kb() {
+	_best=0
+	for _i in 1 2 3; do
+		sync
+		echo 3 > /proc/sys/vm/drop_caches 2>/dev/null
+		_m=$(sed -n 's/^MemAvailable: *\([0-9]*\) kB$/\1/p' /proc/meminfo)
+		[ "$_m" -le "$_best" ] || _best=$_m
+		sleep 1
+	done
+	echo "$_best"
 }
 
 # node 0's good messages in LOG (mcast_probe rx): COUNT of them, each once,

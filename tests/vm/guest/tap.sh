@@ -129,6 +129,18 @@ wait_refs() {
 	return 1
 }
 
+# without_autoload CMD...: runs CMD with module autoloading off, as on a
+# host where mcast is not installed (the kernel loads mcast.ko by itself
+# when a program asks for the "mcast" genetlink family, its alias).
+without_autoload() {
+	_mp=$(cat /proc/sys/kernel/modprobe)
+	echo /nonexistent > /proc/sys/kernel/modprobe
+	"$@"
+	_r=$?
+	echo "$_mp" > /proc/sys/kernel/modprobe
+	return "$_r"
+}
+
 done_testing() {
 	echo "1..$_tap_n"
 }

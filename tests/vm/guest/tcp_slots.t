@@ -31,7 +31,7 @@
 # shellcheck source=tests/vm/guest/netlib.sh
 . /tests/netlib.sh
 
-modprobe algif_hash 2>/dev/null
+new_keys "$W/k1"
 run_ok "insmod mcast.ko" insmod "$MCAST_KO"
 P=/sys/module/mcast/parameters
 echo 4000 > $P/tcp_auth_ms 2>/dev/null
@@ -141,8 +141,6 @@ i=$(grew "$id0" tcp_idle)
 send_ok "node 0's next send makes a new connection and completes" 0 4000
 
 # ---- key
-head -c 32 /dev/urandom > "$W/k1"
-chmod 600 "$W/k1"
 bad=''
 for n in 0 1 2 3; do
 	mcastbed exec "$n" mcastctl node set key "$W/k1" > /dev/null 2>&1 || bad="$bad $n"
