@@ -19,18 +19,8 @@ T=tests/cli/data/trace_2x2.txt
 SEQ=1883472951666088
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
-
-ok() {	# ok STATUS DESCRIPTION [DIAGNOSTIC]
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-		[ -z "${3:-}" ] || printf '%s\n' "$3" | sed 's/^/# /'
-	fi
-}
+# shellcheck source=tests/cli/tap.sh
+. tests/cli/tap.sh
 
 # the row of NODE in a text answer
 row() { # OUT NODE
@@ -86,5 +76,5 @@ ok $? "a bad topology: exit 1, and why" "$out"
 out=$("$CTL" trace --help 2>&1)
 ok $? "trace --help" "$out"
 
-echo "1..$n"
-[ "$failed" = 0 ]
+done_testing
+tap_exit
