@@ -232,13 +232,32 @@ group_dests() { # SRC
 	done
 }
 
+# mcast.ko's trace events around multicast 1, for mcastctl trace
+TRACEFS=/sys/kernel/tracing
+trace_on() {
+	[ "$datapath" = 1 ] || return 1
+	[ -d $TRACEFS/events/mcast ] || mount -t tracefs tracefs $TRACEFS 2>/dev/null
+	[ -d $TRACEFS/events/mcast ] || return 1
+	echo > $TRACEFS/trace && echo 1 > $TRACEFS/events/mcast/enable
+}
+
+traced=0
+trace_on && traced=1
 multicast "multicast 1: node 0 (0,0) sends 1 KiB to group $GROUP" 0 "$(group_dests 0)" group 1K
+if [ "$traced" = 1 ]; then
+	echo 0 > $TRACEFS/events/mcast/enable
+	_seq=$(cat /tmp/demo.recv.* | sed -n 's/.*: got seq \([0-9]*\) .*/\1/p' | head -n 1)
+	section "multicast 1 as the nodes traced it (mcastctl trace), beside its plan"
+	run mcastctl trace 0 "${_seq:-0}" topology "$TOPO"
+fi
 multicast "multicast 2: node 13 (3,1), a member, sends 64 KiB to group $GROUP" 13 "$(group_dests 13)" group 64K
 multicast "multicast 3: node 10 (2,2) sends 4 KiB to the node list 1 4 7 9 12 15" 10 "1 4 7 9 12 15" nodes 4K
 
 if [ -n "$DAEMON" ]; then
 	section "the daemons' view from node 6 (mcastctl cluster show)"
 	mcastbed exec 6 mcastctl cluster show
+	section "every node's counters, collected by node 6's mcastd (mcastctl cluster stats)"
+	mcastbed exec 6 mcastctl cluster stats
 	# shellcheck disable=SC2086 # pids
 	kill $HOLDERS 2>/dev/null
 fi
