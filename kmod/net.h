@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * A node's state (struct mcast_net: one per network namespace) and what
  * net.c does with it: topology, peers, groups and their local members,
