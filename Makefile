@@ -21,7 +21,8 @@
 #   make bench-rb        mcastperf on torus:4x4 in the VM: recursion-based
 #                        broadcast against u-torus and separate
 #   make bench-fabric    S-, Md-, Mu-torus(r), U-torus on the simulated IR
-#                        fabric in the VM: virtual latency (seed 000 Ch. 6)
+#                        fabric in the VM: virtual latency
+#                        (Robinson 1994, ch. 6)
 #   make bench-worm      the fabric model at the worm and at the flit level:
 #                        ms per 4096-node U-torus broadcast (no VM)
 #   make bench-switch    mcastperf on a 16-host fat tree of switches in the
@@ -558,31 +559,33 @@ bench-daemon: userspace
 
 # mcastperf on a switched testbed in the guest (tests/vm/bench_switch.sh):
 # node 0 to the 15 others of docs/topologies/fat-tree-16-rr.topo, switch
-# links at 100 Mbit/s, seed 001's up*-down* order against a binomial tree
-# over node ids; latency and throughput per size, ratios, CSV.
+# links at 100 Mbit/s, the up*-down* order of Libeskind-Hadas et al. (1998)
+# against a binomial tree over node ids; latency and throughput per size,
+# ratios, CSV.
 .PHONY: bench-switch
 bench-switch: userspace
 	$(Q)VM_TIMEOUT=$${VM_TIMEOUT:-1800} TEST_TIMEOUT=$${TEST_TIMEOUT:-1700} \
 		VM_MEM=$${VM_MEM:-2048} tests/vm/run.sh --bench-switch
 
 # mcastperf on a hypercube testbed in the guest (tests/vm/bench_cube.sh):
-# node 0 to the others of cube:4, seed 000 ch. 3's algorithms against
-# u-torus and separate addressing; latency and throughput, ratios, CSV.
+# node 0 to the others of cube:4, the algorithms of Robinson (1994), ch. 3,
+# against u-torus and separate addressing; latency and throughput, ratios,
+# CSV.
 .PHONY: bench-cube
 bench-cube: userspace
 	$(Q)VM_TIMEOUT=$${VM_TIMEOUT:-1800} TEST_TIMEOUT=$${TEST_TIMEOUT:-1700} \
 		VM_MEM=$${VM_MEM:-2048} tests/vm/run.sh --bench-cube
 
 # mcastperf broadcasting on a torus in the guest (tests/vm/bench_rb.sh):
-# seed 003's recursion-based broadcast against u-torus and separate
-# addressing; latency and throughput, ratios, CSV.
+# the recursion-based broadcast of Zhuang and Liberatore against u-torus and
+# separate addressing; latency and throughput, ratios, CSV.
 .PHONY: bench-rb
 bench-rb: userspace
 	$(Q)VM_TIMEOUT=$${VM_TIMEOUT:-1800} TEST_TIMEOUT=$${TEST_TIMEOUT:-1700} \
 		VM_MEM=$${VM_MEM:-2048} tests/vm/run.sh --bench-rb
 
-# Seed 000 Ch. 6 through the kernel (tests/vm/bench_fabric.sh): S-, Md-,
-# Mu-torus(r) and U-torus on the simulated IR fabric, virtual latency to
+# Robinson (1994), ch. 6, through the kernel (tests/vm/bench_fabric.sh): S-,
+# Md-, Mu-torus(r) and U-torus on the simulated IR fabric, virtual latency to
 # the last and the mean receiver.
 .PHONY: bench-fabric
 bench-fabric: userspace

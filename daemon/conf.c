@@ -255,8 +255,9 @@ static int set_algorithm(struct parser *p, const char *v)
 		return set_torus_algorithm(p, v, q);
 	if (a->plan == ALGO_NONE) {
 		/*
-		 * Recursion-based broadcast (seed 003): no enum mc_algo, the
-		 * node's broadcasts go by it and its other sends by U-torus.
+		 * Recursion-based broadcast (Zhuang and Liberatore): no enum
+		 * mc_algo, the node's broadcasts go by it and its other sends
+		 * by U-torus.
 		 */
 		c->rb = true;
 		c->rb_ports = a->node == MCAST_ALGORITHM_RB ? MC_RB_ONE_PORT :

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Kernel API differences between the kernels mcast.ko builds for (6.1 and
  * later), decided by feature probes on the kernel headers, never by

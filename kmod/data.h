@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * The network data path: U-torus trees (seed 000 Fig 4.9), or path-based
- * worms (ch. 6: through the transport's intermediate reception, or in
- * software as chains; data_spread.c, docs/data-path.md "The offload
+ * The network data path: U-torus trees (Robinson (1994), Fig. 4.9), or
+ * path-based worms (ch. 6: through the transport's intermediate reception, or
+ * in software as chains; data_spread.c, docs/data-path.md "The offload
  * path"), with per-hop reliability, FIFO delivery per (sender, group),
  * completion and failure takeover.
  *
@@ -12,8 +12,8 @@
  * explicit list of node ids, receiver first, so a message is self-contained:
  * a receiver runs mc_sender_next() over the list it got and needs no group
  * state, and a membership change during a send cannot make two nodes
- * disagree on the pieces (seed 000 Sec 6.5, "in the header").  Each list
- * entry also carries, for that destination, the sequence number of the
+ * disagree on the pieces (Robinson (1994), Sec. 6.5, "in the header").  Each
+ * list entry also carries, for that destination, the sequence number of the
  * previous message of the same stream (sender, group) sent to it: the
  * receiver delivers in that order, so FIFO holds per (sender, group) and
  * a node never waits for a message that was not addressed to it.
@@ -653,7 +653,7 @@ bool mcast_node_young(const struct mcast_net *mn);
  */
 void mcast_rx_deliver(struct mcast_net *mn, struct mcast_job *job, u64 prev);
 
-/* data_rb.c: recursion-based broadcast (seed 003) */
+/* data_rb.c: recursion-based broadcast (Zhuang and Liberatore) */
 struct mcast_rb;
 /* MCAST_ALGORITHM_RB or _RB_ALL_PORT (@mode) can run on @t; or *@why not. */
 bool mcast_rb_shape_ok(const struct mc_torus *t, u8 mode, const char **why);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * Recursion-based broadcast (seed 003; plan/rb.h) in the data path.
+ * Recursion-based broadcast (Zhuang and Liberatore; plan/rb.h) in the data
+ * path.
  *
  * Nobody plans for another node: each computes its own part of the
  * schedule (mc_rb_node) from the shape, the root, the length, the port

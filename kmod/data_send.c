@@ -128,9 +128,9 @@ static void mcast_collect_failed(struct mcast_job *job,
  * The algorithm of a send (and r for mu-torus): the send's flags, then the
  * node's setting, then the rule for AUTO (uapi: enum mcast_algorithm).
  *
- * With IR the rule is seed 000 Sec 6.6 as mcastsim measured it on the
- * fabric's model (docs/fabric.md): S-torus wins for few destinations and
- * for long messages, where its one start-up and its one pipelined path
+ * With IR the rule is Robinson (1994), Sec. 6.6, as mcastsim measured it on
+ * the fabric's model (docs/fabric.md): S-torus wins for few destinations
+ * and for long messages, where its one start-up and its one pipelined path
  * pay; Mu-torus(8) wins the rest.  Without IR, worms run in software as
  * chains, whose time grows with m + M/s where a tree's grows with
  * log2(m) * M: bench-peers measured Mu-torus(4) chains ahead of U-torus
@@ -296,9 +296,9 @@ static int mcast_ring_order(struct mcast_net *mn, u32 *chain, u32 m,
 
 /*
  * The order a send plans over, rotated to this node into @c: the R-chain
- * (@chain sorted by id is <_d; by rank on a switched cluster, seed 001's
- * order), node ids for binomial, for worms the H-cycle, the cube's or the
- * ring.
+ * (@chain sorted by id is <_d; by rank on a switched cluster, the
+ * order of Libeskind-Hadas et al. (1998)), node ids for binomial, for worms
+ * the H-cycle, the cube's or the ring.
  */
 static int mcast_send_order(struct mcast_net *mn, const struct mcast_job *pick,
 			    u32 *chain, u32 m, u32 self, struct mc_chain *c)

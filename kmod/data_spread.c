@@ -2,7 +2,7 @@
 /*
  * Spreading a holder's piece into transfers by the job's algorithm:
  * U-torus (Fig 4.9) or separate addressing, one transfer per message;
- * path-based (S-, Md-, Mu-torus, seed 000 ch. 6), one transfer per
+ * path-based (S-, Md-, Mu-torus, Robinson (1994), ch. 6), one transfer per
  * destination of each worm, sent together (data_tx.c); and the takeover
  * of a dead child's piece, which spreads again.
  *
@@ -265,10 +265,11 @@ static void mcast_worm_spread(struct mcast_net *mn, struct mcast_job *job,
 }
 
 /*
- * A hypercube algorithm (seed 000 ch. 3) at this holder of @nodes[0..n-1]:
- * its sends by Fig 3.5, each labelled with the all-port step it goes in
- * (sends on distinct channels share one).  All are started at once, as
- * every other holder's are: a channel is a peer, whose transfers queue.
+ * A hypercube algorithm (Robinson (1994), ch. 3) at this holder of
+ * @nodes[0..n-1]: its sends by Fig 3.5, each labelled with the all-port step
+ * it goes in (sends on distinct channels share one).  All are started at
+ * once, as every other holder's are: a channel is a peer, whose transfers
+ * queue.
  */
 static void mcast_cube_spread(struct mcast_net *mn, struct mcast_job *job,
 			      const u32 *nodes, const u64 *prevs, u32 n)

@@ -5,8 +5,8 @@
  * windows that let them out (the transfer's and the node's congestion
  * window) as the message arrives (cut-through), bursts, and the RTO.
  *
- * Worms (seed 000 ch. 6): the transfers to the destinations of one worm
- * share its compound piece table, so their fragments carry the same
+ * Worms (Robinson (1994), ch. 6): the transfers to the destinations of one
+ * worm share its compound piece table, so their fragments carry the same
  * bytes; a fragment that all of them have due goes out once, as a worm
  * through ->xmit_worm, every destination taking its copy as it passes;
  * one that only some need (a loss, a full window) goes to each of those

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /* /dev/mcast: the applications' interface (ioctl, read, poll, io_uring). */
 #ifndef MCAST_DEV_H
 #define MCAST_DEV_H

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /* The "mcast" generic netlink family: configuration and statistics. */
 #ifndef MCAST_GENL_H
 #define MCAST_GENL_H

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Messages, and their local delivery: queueing to the node's open files,
  * each file's receive queue bounded, an overflow counted and reported.

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * A node's state (struct mcast_net: one per network namespace) and what
  * net.c does with it: topology, peers, groups and their local members,
@@ -41,7 +41,7 @@ struct mcast_burst;
 
 #define MCAST_DEFAULT_PORT	7447
 #define MCAST_DEFAULT_RTO_MS	200
-#define MCAST_DEFAULT_ALGO_R	8	/* mu-torus r: seed 000 Sec 6.6 */
+#define MCAST_DEFAULT_ALGO_R	8	/* mu-torus r: Robinson 1994 Sec 6.6 */
 #define MCAST_ALGO_R_MAX	255	/* r travels in one header byte */
 #define MCAST_DEFAULT_RETRIES	6
 

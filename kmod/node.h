@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /* One node per network namespace: the life of its state, part by part. */
 #ifndef MCAST_NODE_H
 #define MCAST_NODE_H

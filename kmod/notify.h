@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Events on the "mcast" family's events multicast group, in the node's
  * netns.  The data path and the local half of the node call down into

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Live objects of each kind, over all nodes: every allocation of a message,
  * job, transfer or stream is counted here, and at module unload every count

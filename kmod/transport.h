@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Transports: how a node's datagrams reach its peers.  The data path sees
  * a transport only through this ops struct and chooses the multicast

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * The binary n-cube of seed 000's chapter 3: E-cube paths and the orders
- * its multicasts sort by (dimension-ordered chains, cube order,
+ * The binary n-cube of Robinson (1994), chapter 3: E-cube paths and the
+ * orders its multicasts sort by (dimension-ordered chains, cube order,
  * WeightedSort).
  */
 #include "cube.h"

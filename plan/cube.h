@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * Unicast-based multicast on all-port binary n-cubes (seed 000, chapter 3:
- * U-cube, Maxport, Combine and W-sort over E-cube routing).
+ * Unicast-based multicast on all-port binary n-cubes (Robinson (1994),
+ * chapter 3: U-cube, Maxport, Combine and W-sort over E-cube routing).
  *
  *   cube.c       addresses, E-cube paths, S-cubes, the orders: the
  *                source-relative dimension-ordered chain, cube order

@@ -2,7 +2,7 @@
 /*
  * A simulated wormhole fabric with intermediate reception (IR): the model
  * the IR-fabric transport runs in the kernel and the evaluation simulator
- * runs in userspace (seed 000, Sec. 5.1-5.6).
+ * runs in userspace (Robinson (1994), Sec. 5.1-5.6).
  *
  * The fabric is a regular unidirectional torus.  Every router has one
  * outgoing physical link per dimension, multiplexed over @vc_sets virtual

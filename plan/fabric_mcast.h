@@ -15,10 +15,10 @@
 #include "schedule.h"
 
 /*
- * The flits a worm's header adds to its message (seed 000 Sec. 5.6, 6.5):
- * none (the fabric's default: a header rides in the message's flits); an
- * address flit per destination, the last one twice (Fig 5.9); or the
- * compound format (Fig 6.2), each address followed by a count and the
+ * The flits a worm's header adds to its message (Robinson (1994), Sec. 5.6
+ * and 6.5): none (the fabric's default: a header rides in the message's
+ * flits); an address flit per destination, the last one twice (Fig 5.9); or
+ * the compound format (Fig 6.2), each address followed by a count and the
  * list of the later piece that destination is responsible for.
  */
 enum mc_fab_header {

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * Recursion-based broadcast (seed 003: Zhuang and Liberatore, "A
- * Recursion-based Broadcast Paradigm in Wormhole Routed Mesh/Torus
- * Networks"; notes/seed-003.md).  A broadcast to every node of a mesh or
- * torus whose sides are powers of two: the message is scattered over an
- * XOR-diagonal (stage 1), then recursive rounds of mirror and shift shares
- * re-assemble it in every sub-block until the blocks are single nodes.
+ * Recursion-based broadcast (Zhuang and Liberatore, "A Recursion-based
+ * Broadcast Paradigm in Wormhole Routed Mesh/Torus Networks").  A broadcast
+ * to every node of a mesh or torus whose sides are powers of two: the
+ * message is scattered over an XOR-diagonal (stage 1), then recursive
+ * rounds of mirror and shift shares re-assemble it in every sub-block until
+ * the blocks are single nodes.
  *
  *   rb.c       the shapes, the program (which partner in which step), the
  *              per-node schedule and the whole-broadcast planner;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * Seed 004's group-multicast rings on the binary n-cube: Theorem 1's
- * conflict count, the bottom-up merge that builds a ring of pairwise
- * link-disjoint e-cube paths, the ring as an order, the pipelined
+ * The group-multicast rings of Lin and Chen (1996) on the binary n-cube:
+ * Theorem 1's conflict count, the bottom-up merge that builds a ring of
+ * pairwise link-disjoint e-cube paths, the ring as an order, the pipelined
  * multicast's counts and the RGC ring it is compared with.
  */
 #include "ring.h"

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * Contention-free group-multicast rings on binary n-cubes (seed 004, Lin
- * and Chen): m selected nodes linked into a ring whose m e-cube paths are
- * pairwise link-disjoint, so that every member's message can circulate
- * once around the ring with no two ring paths on one directed link.
+ * Contention-free group-multicast rings on binary n-cubes (Lin and
+ * Chen (1996), "Configuring Group-Multicast Rings with Randomly Selected
+ * Nodes on Binary n-Cubes", ICS'96): m selected nodes linked into a ring
+ * whose m e-cube paths are pairwise link-disjoint, so that every member's
+ * message can circulate once around the ring with no two ring paths on one
+ * directed link.
  *
  *   ring.c       the operators of Defs 1-5, Theorem 1's closed form, the
  *                bottom-up merge (notes 3.2), the ring as an order, the

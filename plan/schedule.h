@@ -32,15 +32,16 @@ enum mc_algo {
 	 */
 	MC_ALGO_BINOMIAL = 5,
 	/*
-	 * Seed 000 ch. 3 on a hypercube (a torus whose every radix is 2):
-	 * r is the enum mc_cube_algo (U-cube, Maxport, Combine, W-sort),
-	 * all-port unicast trees over E-cube routing (cube.h).
+	 * Robinson (1994), ch. 3, on a hypercube (a torus whose every radix
+	 * is 2): r is the enum mc_cube_algo (U-cube, Maxport, Combine,
+	 * W-sort), all-port unicast trees over E-cube routing (cube.h).
 	 */
 	MC_ALGO_CUBE = 6,
 	/*
-	 * Seed 004 on a hypercube: the members' contention-free ring
-	 * (ring.h), one worm from the sender along it to its predecessor,
-	 * run in software as a chain (E-cube paths, not UTPR's).
+	 * Lin and Chen (1996) on a hypercube: the members' contention-free
+	 * ring (ring.h), one worm from the sender along it to its
+	 * predecessor, run in software as a chain (E-cube paths, not
+	 * UTPR's).
 	 */
 	MC_ALGO_RING = 7,
 };

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * The switch graph of seed 001: validation, the BFS spanning tree, its
- * postorder IDs, and routes (strict and relaxed up-first paths, Def 3/4).
+ * The switch graph of Libeskind-Hadas et al. (1998): validation, the BFS
+ * spanning tree, its postorder IDs, and routes (strict and relaxed up-first
+ * paths, Def 3/4).
  */
 #include "swgraph.h"
 

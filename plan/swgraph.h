@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * Switch graphs for switched clusters (seed 001, updown.h has the
- * multicast): switches, hosts and links; the up*-down* tree, its postorder
- * IDs and orientation; strict and relaxed up-first routes (swgraph.c).
+ * Switch graphs for switched clusters (Libeskind-Hadas et al.
+ * (1998); updown.h has the multicast): switches, hosts and links; the
+ * up*-down* tree, its postorder IDs and orientation; strict and relaxed
+ * up-first routes (swgraph.c).
  *
  * Vertices: switch i is vertex i (0..S-1), host h is vertex S+h.
  * Edges:    link i is edge i; host h's attachment is edge nlinks+h.

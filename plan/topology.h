@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * Torus topology and node addressing (seed 000, Sec. 4.1).
+ * Torus topology and node addressing (Robinson (1994), Sec. 4.1).
  *
  * A node is stored as one index: sigma_0 is the least significant digit and
  * sigma_{n-1} the most significant, so the dimension order <_d (Def 4.2)
@@ -29,10 +29,11 @@ struct mc_torus {
 	u32 stride[MC_MAX_DIMS];/* index weight of dimension i */
 	u32 nodes;
 	/*
-	 * A switched cluster (seed 001, updown.h): a 1-D id space whose
-	 * chains follow @rank (node -> its place among the hosts in the
-	 * spanning tree's postorder), @unrank its inverse; NULL on a torus.
-	 * The arrays are the caller's and outlive the struct's use.
+	 * A switched cluster (Libeskind-Hadas et al. (1998), updown.h): a 1-D
+	 * id space whose chains follow @rank (node -> its place among the
+	 * hosts in the spanning tree's postorder), @unrank its inverse; NULL
+	 * on a torus.  The arrays are the caller's and outlive the struct's
+	 * use.
 	 */
 	const u32 *rank;
 	const u32 *unrank;

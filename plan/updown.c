@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * Seed 001's member order (postorder IDs, cyclically from the source) and
- * its schedule: recursive halving over that order, routed up-first.
+ * The member order of Libeskind-Hadas et al. (1998) (postorder IDs,
+ * cyclically from the source) and its schedule: recursive halving over that
+ * order, routed up-first.
  */
 #include "updown.h"
 

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * Multicast on switched clusters (seed 001: Libeskind-Hadas, Mazzoni and
- * Rajagopalan 1998).  Up*-down* routing over a BFS spanning tree whose
- * vertices are numbered in postorder; the members sorted cyclically by
- * that number from the source; recursive halving over that list.  With
- * every unicast on a relaxed up-first path this takes the optimal
- * ceil(log2(d+1)) steps and is depth-contention-free (Thm 2).
+ * Multicast on switched clusters (Libeskind-Hadas, Mazzoni and
+ * Rajagopalan (1998), "Optimal Contention-Free Unicast-Based Multicasting
+ * in Switch-Based Networks of Workstations", IPPS/SPDP 1998).  Up*-down*
+ * routing over a BFS spanning tree whose vertices are numbered in postorder;
+ * the members sorted cyclically by that number from the source; recursive
+ * halving over that list.  With every unicast on a relaxed up-first path this
+ * takes the optimal ceil(log2(d+1)) steps and is depth-contention-free
+ * (Thm 2).
  *
  *   swgraph.c  the graph, its tree, postorder IDs, orientation, routes
  *              (swgraph.h);

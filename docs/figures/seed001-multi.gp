@@ -9,7 +9,7 @@ csv = 'seed001-multi.csv'
 do for [term in 'pngcairo svg'] {
   if (term eq 'svg') { set terminal svg size 1100,480 dynamic; set output 'seed001-multi.svg' }
   else { set terminal pngcairo size 1100,480; set output 'seed001-multi.png' }
-  set multiplot layout 1,2 title 'seed 001: Poisson multicasts to 16 random hosts, latency against arrival rate'
+  set multiplot layout 1,2 title 'Libeskind-Hadas et al. (1998): Poisson multicasts to 16 random hosts, latency against arrival rate'
   set xlabel 'arrival rate (multicasts/ms)'; set ylabel 'latency (us)'; set key top left noenhanced
   set yrange [0:*]
   do for [i = 1:2] {

@@ -9,7 +9,7 @@ csv = 'seed001.csv'
 do for [term in 'pngcairo svg'] {
   if (term eq 'svg') { set terminal svg size 1100,480 dynamic; set output 'seed001.svg' }
   else { set terminal pngcairo size 1100,480; set output 'seed001.png' }
-  set multiplot layout 1,2 title 'seed 001, Fig 3: one multicast on a random lattice of switches'
+  set multiplot layout 1,2 title 'Libeskind-Hadas et al. (1998), Fig 3: one multicast on a random lattice of switches'
   set xlabel 'destinations d'; set ylabel 'latency (us)'; set key bottom right noenhanced
   set samples 2000; set logscale x 2
   do for [sw in '64 256'] {

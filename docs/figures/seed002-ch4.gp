@@ -12,7 +12,7 @@ do for [term in 'pngcairo svg'] {
   rs = 'oblivious obliv-triplex duato min-triplex triplex'
   ps = 'duato min-triplex min-triplex-no4t triplex chaos'
   sel(tr, ln, r) = (strcol(2) eq tr && strcol(3) eq ln && strcol(1) eq r) ? column(6) : NaN
-  set multiplot layout 3,4 title 'seed 002 ch. 4: 16x16 torus, normalized throughput against load (wormhole: 40-word, 40/400 at 10:1; packet: 20 words)'
+  set multiplot layout 3,4 title 'Fulgham (1997), ch. 4: 16x16 torus, normalized throughput against load (wormhole: 40-word, 40/400 at 10:1; packet: 20 words)'
   set xlabel 'applied load'; set ylabel 'throughput'; set key top left font ',9' noenhanced
   do for [ln in 'short mix packet'] { do for [tr in 'random bitrev transpose hotspot1'] {
     set title tr . ' ' . ln noenhanced

@@ -12,7 +12,7 @@ do for [term in 'pngcairo svg'] {
   l4 = '0.05 0.15 0.25 0.35'
   trs = 'random bitrev transpose hotspot1'
   sel(r, tr, ld, c) = (strcol(1) eq r && strcol(2) eq tr && abs(column(3) - ld) < 0.001) ? column(c) : NaN
-  set multiplot layout 4,4 title 'seed 002 ch. 4 mixed-class traffic: 16x16 torus, wormhole, 40/400-word at 10:1; x % oblivious-class (in order) Triplex, the rest minimal (nonmin: non-minimal) Triplex, against the oblivious router'
+  set multiplot layout 4,4 title 'Fulgham (1997), ch. 4, mixed-class traffic: 16x16 torus, wormhole, 40/400-word at 10:1; x % oblivious-class (in order) Triplex, the rest minimal (nonmin: non-minimal) Triplex, against the oblivious router'
   set key top right font ',8' noenhanced; set xrange [-5:105]; set xlabel '% oblivious class (x)'
   l2 = '0.20 0.30'
   do for [tr in trs] {

@@ -13,7 +13,7 @@ do for [term in 'pngcairo svg'] {
   arbs = 'in-fixed out in-fixed in-random out in-fixed in-random out out'
   names = 'DO_in DO_out Duato_in-fixed Duato_in-random Duato_out Triplex_in-fixed Triplex_in-random Triplex_out Chaos_out'
   sel(tp, tr, i) = (strcol(1) eq tp && strcol(4) eq tr && strcol(2) eq word(algs, i) && strcol(3) eq word(arbs, i)) ? column(7) : NaN
-  set multiplot layout 2,3 title 'seed 002: normalized throughput against normalized load, 16x16, 20-word packets (VCT)'
+  set multiplot layout 2,3 title 'Fulgham (1997): normalized throughput against normalized load, 16x16, 20-word packets (VCT)'
   set xrange [0:1.05]; set yrange [0:1]; set xlabel 'applied load'; set ylabel 'throughput'; set key top left font ',9' noenhanced
   do for [p in 'torus:16x16,random torus:16x16,bitrev torus:16x16,hotspot2 mesh:16x16,random mesh:16x16,bitrev mesh:16x16,complement'] {
     tp = p[1:strstrt(p, ',') - 1]; tr = p[strstrt(p, ',') + 1:]

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
 # Tests of `mcastctl plan` against the dissertation's worked examples
-# (seed 000: Fig 4.10 U-torus on a 10x10x10 torus, Fig 5.1/5.7 S-torus on
+# (Robinson (1994): Fig 4.10 U-torus on a 10x10x10 torus, Fig 5.1/5.7 S-torus on
 # 6x6) and against its own error contract.  TAP output.
 #
 # MCASTCTL names the binary (default: build/mcastctl in the repository).

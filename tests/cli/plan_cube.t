@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
-# Tests of `mcastctl plan --topology cube:N` (seed 000, chapter 3:
+# Tests of `mcastctl plan --topology cube:N` (Robinson (1994), chapter 3:
 # U-cube, Maxport, Combine and W-sort on an all-port n-cube over E-cube
 # routing): the 4-cube running example of Figs 3.1/3.2/3.9 as golden
 # text, every algorithm's steps on it, on Fig 3.4's source 0100 and on

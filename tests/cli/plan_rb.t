@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
-# Tests of `mcastctl plan --algorithm rb` (seed 003: recursion-based
-# broadcast on a mesh or torus with power-of-two sides, plan/rb.h):
+# Tests of `mcastctl plan --algorithm rb` (Zhuang and Liberatore:
+# recursion-based broadcast on a mesh or torus with power-of-two sides,
+# plan/rb.h):
 #   - the notes' golden schedules (4.7: 4x4 from the corner and from
 #     (2,1), 8x2, 2x2x2), unit for unit, in the paper's stage-1 order;
 #   - the bit-reversed layout of the default order (3.1.4): one range per

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
-# Tests of `mcastctl plan --topology cube:N --algorithm ring` (seed 004,
-# Lin and Chen: a group-multicast ring of pairwise link-disjoint E-cube
+# Tests of `mcastctl plan --topology cube:N --algorithm ring` (Lin and
+# Chen (1996): a group-multicast ring of pairwise link-disjoint E-cube
 # paths): the notes' worked ring of 4.8 as golden text and JSON (ring,
 # merges, paths, counts, the RGC comparison), the 4.9-4.10 rings, the
 # checks of given rings (--ring-order) with 4.11's two contending ones,

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
-# Tests of `mcastctl plan --topology switch:FILE` (seed 001: up*/down*
-# multicast on switched clusters) on the example topologies of
-# docs/topologies: the paper's Figure 1 as the notes reconstruct it (hosts
+# Tests of `mcastctl plan --topology switch:FILE` (Libeskind-Hadas et al.
+# (1998): up*/down* multicast on switched clusters) on the example topologies
+# of docs/topologies: the paper's Figure 1 as the notes reconstruct it (hosts
 # 0, 1, 2 are its vertices 1, 4, 6) and a two-level fat tree; the optimal
 # step count, the routes' direction, JSON, --compare binomial and the error
 # contract.  TAP output.

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
 # mcastsim cube (U-cube, Maxport, Combine and W-sort steps on n-cubes,
-# seed 000 Sec. 3.5) and mcastsim run fig3.10-11: the step counts the
+# Robinson (1994), Sec. 3.5) and mcastsim run fig3.10-11: the step counts the
 # theory fixes, the seed's conclusions, the notes' table, the error
 # paths.  TAP output.
 #

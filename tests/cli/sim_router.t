@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
-# mcastsim router: seed 002's router model (router_model.c), packet and
-# wormhole.  The generator's test vectors, the zero-load latency the
+# mcastsim router: the router model of Fulgham (1997) (router_model.c), packet
+# and wormhole.  The generator's test vectors, the zero-load latency the
 # pipeline implies (a packet's and a worm's), the mean hop distances, the
 # traffic patterns, conservation below saturation and progress far above
 # it (Min Triplex and Chaos: every pattern at load 1 on the torus, and

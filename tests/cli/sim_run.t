@@ -92,8 +92,8 @@ run run --dir "$tmp/flit" --quick --model flit closed-form
 [ "$RC" = 0 ] && cmp -s "$tmp/closed-form.csv" "$tmp/flit/closed-form.csv"
 ok $? "closed-form at the flit level: the same CSV as at the worm level"
 
-# Seed 001: one multicast on random lattice switch graphs: optimal steps,
-# contention-free schedules, and the paper's statements
+# Libeskind-Hadas et al. (1998): one multicast on random lattice switch
+# graphs: optimal steps, contention-free schedules, and the paper's statements
 run run --dir "$tmp" seed001
 [ "$RC" = 0 ] && [ "$(grep -c '^holds: ' "$tmp/seed001.txt")" = 5 ] &&
 	! grep -q "DOES NOT HOLD" "$tmp/seed001.txt"
@@ -102,9 +102,9 @@ awk -F, 'NR > 1 && ($5 < $7 || $4 != int(log($2 + 1) / log(2) + 0.9999999)) { ba
 	"$tmp/seed001.csv"
 ok $? "seed001.csv: no latency below ceil(log2(d+1)) t_startup, every step count the bound"
 
-# Seed 001's multiple multicasts (--quick, a few seconds): the wormhole
-# model alone gives seed001's closed form to the ns, and the claim is
-# checked either way
+# The multiple multicasts of Libeskind-Hadas et al. (1998) (--quick, a few
+# seconds): the wormhole model alone gives seed001's closed form to the ns,
+# and the claim is checked either way
 run run --dir "$tmp" --quick seed001-multi
 [ "$RC" = 0 ] && [ "$(grep -cE '^(holds|DOES NOT HOLD): ' "$tmp/seed001-multi.txt")" = 5 ] &&
 	[ "$(grep -c 'approximately linearly with average arrival rate' "$tmp/seed001-multi.txt")" = 2 ]
@@ -118,8 +118,8 @@ awk -F, 'NR > 1 && ($6 <= $8 || (prev == $1 && sat)) { bad = 1 } NR > 1 { prev =
 	"$tmp/seed001-multi.csv"
 ok $? "seed001-multi.csv: latency above the no-contention latency, the sweep stops at saturation"
 
-# Seed 003: RB's plan against the paper's baselines, the notes' golden
-# tables (every conclusion holds, RB's 2D alpha and beta from its plan)
+# Zhuang and Liberatore: RB's plan against the paper's baselines, the notes'
+# golden tables (every conclusion holds, RB's 2D alpha and beta from its plan)
 run run --dir "$tmp" seed003
 [ "$RC" = 0 ] && [ "$(grep -c '^holds: ' "$tmp/seed003.txt")" = 5 ] &&
 	! grep -q "DOES NOT HOLD" "$tmp/seed003.txt"

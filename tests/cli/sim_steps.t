@@ -3,7 +3,7 @@
 #
 # mcastsim steps: U-torus step counts against their closed form, link
 # sharing on a torus small enough to work out by hand, the notes'
-# reproduction of Figs 4.12-4.17 (seed-000-ch1-4.md, Sec. 4.5), and the
+# reproduction of Figs 4.12-4.17 (Robinson (1994), Sec. 4.5), and the
 # error contract.  TAP output.
 #
 # MCASTSIM names the binary (default: build/mcastsim in the repository).

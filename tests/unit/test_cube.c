@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * Multicast on all-port n-cubes (seed 000, chapter 3; plan/cube.h):
+ * Multicast on all-port n-cubes (Robinson (1994), chapter 3; plan/cube.h):
  *   (a) the notes' chapter 3 golden vectors: E-cube path and delta,
  *       dimension order (high->low, and low->high by mirroring), S-cube
  *       members, cube order (Fig 3.7), WeightedSort, the relative chains

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * Recursion-based broadcast (seed 003, plan/rb.h):
+ * Recursion-based broadcast (Zhuang and Liberatore, plan/rb.h):
  *   (a) shapes accepted and refused, with their reasons;
  *   (b) the notes' golden schedules (4.7): 4x4 from the corner and from
  *       (2,1), 8x2, 2x2x2, unit for unit, in the paper's stage-1 order;

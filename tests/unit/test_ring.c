@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * Group-multicast rings on binary n-cubes (seed 004, Lin and Chen;
+ * Group-multicast rings on binary n-cubes (Lin and Chen (1996);
  * plan/ring.h):
  *   (a) the operators of Defs 1-5: the notes' 4.1 golden strings, Lemma 2's
  *       example, and the bit masks against a per-symbol implementation

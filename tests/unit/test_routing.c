@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * Routing functions (seed 000: Expression 4.1 UTR, Expression 4.2 BTR,
+ * Routing functions (Robinson (1994): Expression 4.1 UTR, Expression 4.2 BTR,
  * Eq 5.3 / Fig 5.11 UTPR), channel existence sets, Hamiltonian labels
  * (Eq 5.2), boundaries (Def 5.1 / Lemma 5.7).
  *

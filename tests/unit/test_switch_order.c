@@ -3,8 +3,8 @@
  * A switched cluster as the kernel sees it: the hosts' 1-D id space with
  * their postorder ranks (mc_torus_init_switch).  The chain functions the
  * data path uses (sort, rotate, verify, piece checks) must give exactly
- * seed 001's order L (mc_sw_order), path-based algorithms and H-cycles
- * must be refused, and bad rank tables rejected.
+ * the order L of Libeskind-Hadas et al. (1998) (mc_sw_order), path-based
+ * algorithms and H-cycles must be refused, and bad rank tables rejected.
  */
 #include "tutil.h"
 #include "chain.h"
@@ -94,7 +94,7 @@ static void chains_are_l(const struct mc_torus *t)
 				bad++;
 		}
 	}
-	ok(!bad, "2000 random groups: the rank-sorted chain rotated to the source is seed 001's L, and its runs are pieces (%u wrong)",
+	ok(!bad, "2000 random groups: the rank-sorted chain rotated to the source is Libeskind-Hadas et al.'s L, and its runs are pieces (%u wrong)",
 	   bad);
 }
 

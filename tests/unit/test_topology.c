@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * Topology and addressing (seed 000, Sec. 4.1): index <-> coordinates,
+ * Topology and addressing (Robinson (1994), Sec. 4.1): index <-> coordinates,
  * mc_torus_init validation, neighbours, minimal distances.
  */
 #include "tutil.h"

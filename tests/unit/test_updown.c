@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * Multicast on switched clusters (seed 001, plan/updown.h):
+ * Multicast on switched clusters (Libeskind-Hadas et al. (1998),
+ * plan/updown.h):
  *   (a) the paper's Figure 1 as the notes reconstruct it: postorder IDs,
  *       levels, tree and cross edges, up channels, the postorder circuit,
  *       strict and relaxed paths (every monotone one, and the paper's

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
 # The hypercube benchmark, run inside the test VM by `tests/vm/run.sh
-# --bench-cube` (`make bench-cube`): seed 000 chapter 3's algorithms
-# against U-torus and separate addressing on one testbed, in one boot.
+# --bench-cube` (`make bench-cube`): the algorithms of Robinson (1994),
+# chapter 3, against U-torus and separate addressing on one testbed, in one
+# boot.
 #
 # mcastbed up cube:N (default 4: 16 nodes, one veth pair per dimension,
 # E-cube routes); node 0 sends to the 2^N - 1 others with mcastperf
@@ -77,7 +78,7 @@ wait
 if [ "$rc" = 0 ]; then
 	perf_table "$W/csv"
 fi
-# Rings (seed 004): every member of a group sends at once.  Group 9 of
+# Rings (Lin and Chen 1996): every member of a group sends at once.  Group 9 of
 # all N members; each sends RING_COUNT messages of each size, all members
 # at the same time, with algorithm ring, then again as m separate U-torus
 # multicasts (u-torus) and Maxport trees: the time from the first send

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
-# Seed 000 Ch. 6 through the kernel: the virtual latency of S-, Md-,
+# Robinson (1994), ch. 6, through the kernel: the virtual latency of S-, Md-,
 # Mu-torus(r) and U-torus multicasts on the simulated IR fabric
 # (mcast_irsim.ko), run inside the test VM by `tests/vm/run.sh
 # --bench-fabric` (`make bench-fabric`).

@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
 # The recursion-based broadcast benchmark, run inside the test VM by
-# `tests/vm/run.sh --bench-rb` (`make bench-rb`): seed 003's RB, one-port
-# and all-port, against U-torus and separate addressing on one testbed,
-# in one boot.
+# `tests/vm/run.sh --bench-rb` (`make bench-rb`): the RB of Zhuang and
+# Liberatore, one-port and all-port, against U-torus and separate addressing
+# on one testbed, in one boot.
 #
 # mcastbed up torus:KxK (BENCH_RB_TOPO, default 4x4: 16 nodes); node 0
 # broadcasts to the others with mcastperf (completion mode), every method

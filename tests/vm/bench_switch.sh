@@ -12,9 +12,9 @@
 # not limited).  Node 0 broadcasts to the 15 others with mcastperf (u-torus,
 # completion mode) on two testbeds made from that file:
 #   switch  mcastbed up --order switch: the nodes' topology is switch:FILE,
-#           so the kernel plans over seed 001's up*-down* order (members by
-#           the postorder ID of a BFS tree, recursive halving): no two
-#           sends of a step share a link;
+#           so the kernel plans over the up*-down* order of Libeskind-Hadas et
+#           al. (1998) (members by the postorder ID of a BFS tree, recursive
+#           halving): no two sends of a step share a link;
 #   rank    mcastbed up --order rank: the nodes are the 1-D torus torus:16,
 #           so U-torus is a binomial tree over node-id order, what a
 #           topology-blind library (MPI's binomial bcast) does: sends of

@@ -52,12 +52,12 @@ void cmd_plan_usage(FILE *f);
  */
 int cmd_plan_switch(int argc, char **argv);
 
-/* plan_cube.c: the same for --topology cube:N (seed 000, chapter 3). */
+/* plan_cube.c: the same for --topology cube:N (Robinson 1994, ch. 3). */
 int cmd_plan_cube(int argc, char **argv);
 
 /*
- * plan_rb.c: the same for --algorithm rb (seed 003's broadcast) and for
- * --topology mesh:..., which only rb takes.
+ * plan_rb.c: the same for --algorithm rb (Zhuang and Liberatore's broadcast)
+ * and for --topology mesh:..., which only rb takes.
  */
 int cmd_plan_rb(int argc, char **argv);
 

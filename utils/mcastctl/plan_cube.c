@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * mcastctl plan --topology cube:N: seed 000's chapter 3, unicast-based
+ * mcastctl plan --topology cube:N: Robinson (1994), chapter 3, unicast-based
  * multicast on an all-port binary n-cube over E-cube routing (U-cube,
  * Maxport, Combine, W-sort; plan/cube.h), held against the core's four
- * checkers, then printed as text or JSON.  --algorithm ring is seed 004's
- * group-multicast ring (plan/ring.h): the members (--source, if given,
+ * checkers, then printed as text or JSON.  --algorithm ring is Lin and Chen's
+ * (1996) group-multicast ring (plan/ring.h): the members (--source, if given,
  * and the destinations) linked into a ring of pairwise link-disjoint
  * E-cube paths, held against the ring checker; --ring-order checks a
  * ring the user gives and counts its shared links (Corollary 1).

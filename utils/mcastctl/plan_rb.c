@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * mcastctl plan --algorithm rb: seed 003's recursion-based broadcast
- * (plan/rb.h; notes/seed-003.md) on a mesh or a torus whose sides are
- * powers of two.  The whole broadcast is planned by the core's simulation
- * (mc_rb_plan), held against the core's checkers (cover, ports,
- * contention under both dimension orders, the sharper Lemma 6 on a 2D
- * square, the closed-form cost) and against every node's own schedule
- * (mc_rb_node, what a node computes for itself), then printed as text or
- * JSON with the model cost and the choice against the U-torus tree.
+ * mcastctl plan --algorithm rb: the recursion-based broadcast of Zhuang and
+ * Liberatore (plan/rb.h) on a mesh or a torus whose sides are powers of two.
+ * The whole broadcast is planned by the core's simulation (mc_rb_plan), held
+ * against the core's checkers (cover, ports, contention under both dimension
+ * orders, the sharper Lemma 6 on a 2D square, the closed-form cost) and
+ * against every node's own schedule (mc_rb_node, what a node computes for
+ * itself), then printed as text or JSON with the model cost and the choice
+ * against the U-torus tree.
  *
  * cmd_plan hands a command line over here when its --algorithm is rb
  * (or rb:...), and when its --topology is mesh:..., a spelling only this

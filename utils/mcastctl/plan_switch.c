@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * mcastctl plan --topology switch:FILE: seed 001's multicast on a switched
- * cluster (plan/updown.h) read from a topology file (switchfile.h), held
- * against the core's three checkers, then printed as text or JSON.
- * --compare binomial plans a topology-blind binomial tree over rank order
- * beside it and names the directed channels its sends share.
+ * mcastctl plan --topology switch:FILE: the multicast of Libeskind-Hadas et
+ * al. (1998) on a switched cluster (plan/updown.h) read from a topology file
+ * (switchfile.h), held against the core's three checkers, then printed as
+ * text or JSON.  --compare binomial plans a topology-blind binomial tree over
+ * rank order beside it and names the directed channels its sends share.
  *
  * cmd_plan hands a command line over here when its --topology starts with
  * "switch:".  Nodes are host ids; host h is vertex nswitches + h.

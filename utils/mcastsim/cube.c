@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * mcastsim cube: the stepwise comparison of U-cube, Maxport, Combine and
- * W-sort on binary n-cubes (seed 000, Sec. 3.5, Figs 3.10 and 3.11).
+ * W-sort on binary n-cubes (Robinson (1994), Sec. 3.5, Figs 3.10 and 3.11).
  *
  * For every destination count d, random sets of d distinct destinations
  * (uniform over the nodes but the source, node 0 as in the dissertation:

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * Seed 000, chapter 3 (Sec. 3.5): the stepwise comparison of U-cube,
+ * Robinson (1994), chapter 3 (Sec. 3.5): the stepwise comparison of U-cube,
  * Maxport, Combine and W-sort on the 6-cube and the 10-cube (Figs 3.10
  * and 3.11): the average over random destination sets of the maximum
  * receive step, 100 sets per point, source node 0, all-port.  The text
- * gives no figures' values, only conclusions, which are checked here; the
- * reading notes (seed-000-ch1-4.md, 3.8) give a table derived in the
- * same step model, which ours must match within 5 %.
+ * gives no figures' values, only conclusions, which are checked here; a
+ * table derived in the same step model from other random sets (below) must
+ * match ours within 5 %.
  */
 #include <math.h>
 #include <stdio.h>

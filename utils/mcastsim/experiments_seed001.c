@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * Seed 001, Fig 3: one multicast on a switched network, latency against
- * the number of destinations d, for 64 and 256 switches, against the
- * lower bound ceil(log2(d+1)) t_startup.
+ * Libeskind-Hadas et al. (1998), Fig 3: one multicast on a switched network,
+ * latency against the number of destinations d, for 64 and 256 switches,
+ * against the lower bound ceil(log2(d+1)) t_startup.
  *
  * The paper's setting: switches at random points of an integer lattice,
  * linked to their lattice neighbours (at most 4 switch links), one host
@@ -257,7 +257,7 @@ EXPERIMENT(exp_seed001)
 		       lo, hi);
 	fclose(f);
 	plot(o, e->name, "1100,480",
-	     "  set multiplot layout 1,2 title 'seed 001, Fig 3: one multicast on a random lattice of switches'\n"
+	     "  set multiplot layout 1,2 title 'Libeskind-Hadas et al. (1998), Fig 3: one multicast on a random lattice of switches'\n"
 	     "  set xlabel 'destinations d'; set ylabel 'latency (us)'; set key bottom right noenhanced\n"
 	     "  set samples 2000; set logscale x 2\n"
 	     "  do for [sw in '64 256'] {\n"

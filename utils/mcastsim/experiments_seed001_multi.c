@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * Seed 001's multiple-multicast study: "multiple multicast latency
- * increases approximately linearly with average arrival rate" (its
- * Conclusion; no figure, rates or numbers in the text).
+ * The multiple-multicast study of Libeskind-Hadas et al. (1998): "multiple
+ * multicast latency increases approximately linearly with average arrival
+ * rate" (its Conclusion; no figure, rates or numbers in the text).
  *
  * The network and the multicasts are seed001's: the same random lattices
  * (64 and 256 switches, one host each), the same parameters, schedules
@@ -428,7 +428,7 @@ EXPERIMENT(exp_seed001_multi)
 		bad |= verdicts(f, &s[i]);
 	fclose(f);
 	snprintf(body, sizeof(body),
-		 "  set multiplot layout 1,2 title 'seed 001: Poisson multicasts to %u random hosts, latency against arrival rate'\n"
+		 "  set multiplot layout 1,2 title 'Libeskind-Hadas et al. (1998): Poisson multicasts to %u random hosts, latency against arrival rate'\n"
 		 "  set xlabel 'arrival rate (multicasts/ms)'; set ylabel 'latency (us)'; set key top left noenhanced\n"
 		 "  set yrange [0:*]\n"
 		 "  do for [i = 1:2] {\n"

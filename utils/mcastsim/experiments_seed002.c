@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * Seed 002 (Fulgham 1997), ch. 5 and 6: the packet routers under unicast
+ * Fulgham (1997), ch. 5 and 6: the packet routers under unicast
  * load on the 16x16 torus and mesh.  The dimension-order oblivious router
  * (DO: input-driven, whose fixed and random orders are one router, and
  * output-driven), Duato's and the packet Minimal Triplex (each
@@ -486,7 +486,7 @@ static void draw(const struct run_opts *o, const char *name)
 	     "  arbs = 'in-fixed out in-fixed in-random out in-fixed in-random out out'\n"
 	     "  names = 'DO_in DO_out Duato_in-fixed Duato_in-random Duato_out Triplex_in-fixed Triplex_in-random Triplex_out Chaos_out'\n"
 	     "  sel(tp, tr, i) = (strcol(1) eq tp && strcol(4) eq tr && strcol(2) eq word(algs, i) && strcol(3) eq word(arbs, i)) ? column(7) : NaN\n"
-	     "  set multiplot layout 2,3 title 'seed 002: normalized throughput against normalized load, 16x16, 20-word packets (VCT)'\n"
+	     "  set multiplot layout 2,3 title 'Fulgham (1997): normalized throughput against normalized load, 16x16, 20-word packets (VCT)'\n"
 	     "  set xrange [0:1.05]; set yrange [0:1]; set xlabel 'applied load'; set ylabel 'throughput'; set key top left font ',9' noenhanced\n"
 	     "  do for [p in 'torus:16x16,random torus:16x16,bitrev torus:16x16,hotspot2 mesh:16x16,random mesh:16x16,bitrev mesh:16x16,complement'] {\n"
 	     "    tp = p[1:strstrt(p, ',') - 1]; tr = p[strstrt(p, ',') + 1:]\n"
@@ -981,7 +981,7 @@ static void wdraw(const struct run_opts *o, const char *name)
 	     "  rs = 'oblivious obliv-triplex duato min-triplex triplex'\n"
 	     "  ps = 'duato min-triplex min-triplex-no4t triplex chaos'\n"
 	     "  sel(tr, ln, r) = (strcol(2) eq tr && strcol(3) eq ln && strcol(1) eq r) ? column(6) : NaN\n"
-	     "  set multiplot layout 3,4 title 'seed 002 ch. 4: 16x16 torus, normalized throughput against load (wormhole: 40-word, 40/400 at 10:1; packet: 20 words)'\n"
+	     "  set multiplot layout 3,4 title 'Fulgham (1997), ch. 4: 16x16 torus, normalized throughput against load (wormhole: 40-word, 40/400 at 10:1; packet: 20 words)'\n"
 	     "  set xlabel 'applied load'; set ylabel 'throughput'; set key top left font ',9' noenhanced\n"
 	     "  do for [ln in 'short mix packet'] { do for [tr in 'random bitrev transpose hotspot1'] {\n"
 	     "    set title tr . ' ' . ln noenhanced\n"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * seed002-mixed: seed 002's mixed-class traffic (Fulgham 1997, Sec.
+ * seed002-mixed: the mixed-class traffic of Fulgham (1997), Sec.
  * 4.5.2-4.5.3, Tables 4.2-4.3, Figs 4.13, 4.14, A.9-A.12; notes 2.2a,
  * 4.3) on router_model.c's wormhole network, as seed002-ch4 runs it: the
  * 16x16 torus, 40- and 400-word messages at 10 to 1 (the figures'
@@ -600,7 +600,7 @@ static void xdraw(const struct run_opts *o, const char *name)
 		 o->scale > 1 ? "0.10 0.20 0.30 0.40" : "0.05 0.15 0.25 0.35",
 	     "  trs = 'random bitrev transpose hotspot1'\n"
 	     "  sel(r, tr, ld, c) = (strcol(1) eq r && strcol(2) eq tr && abs(column(3) - ld) < 0.001) ? column(c) : NaN\n"
-	     "  set multiplot layout 4,4 title 'seed 002 ch. 4 mixed-class traffic: 16x16 torus, wormhole, 40/400-word at 10:1; x % oblivious-class (in order) Triplex, the rest minimal (nonmin: non-minimal) Triplex, against the oblivious router'\n"
+	     "  set multiplot layout 4,4 title 'Fulgham (1997), ch. 4, mixed-class traffic: 16x16 torus, wormhole, 40/400-word at 10:1; x % oblivious-class (in order) Triplex, the rest minimal (nonmin: non-minimal) Triplex, against the oblivious router'\n"
 	     "  set key top right font ',8' noenhanced; set xrange [-5:105]; set xlabel '% oblivious class (x)'\n"
 	     "  l2 = '0.20 0.30'\n"
 	     "  do for [tr in trs] {\n"

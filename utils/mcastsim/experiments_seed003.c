@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * Seed 003: the recursion-based broadcast (RB) on 2^n x 2^n and
+ * Zhuang and Liberatore: the recursion-based broadcast (RB) on 2^n x 2^n and
  * 2^n x 2^n x 2^n meshes against its baselines, in the paper's model
  * T = alpha Ts + beta L Tc, one-port, n = 5, Ts = 150, Tc = 0.5 (Figs 4
  * and 8).  RB's alpha and beta come from our own plan (plan/rb.c, which
@@ -265,7 +265,7 @@ static void plot_2d(const struct run_opts *o, const char *name)
 {
 	plot(o, name, "1100,480",
 	     "  names = 'RB RD SC NP-RD_d=1 NP-SC_d=1 NP-RD_d=2 NP-SC_d=2 NP-RD_d=3 NP-SC_d=3 NP-RD_d=4 NP-SC_d=4 NP-RD/SC_d=5'\n"
-	     "  set multiplot layout 1,2 title 'seed 003, Fig 4: RB against its baselines, 32x32 mesh, one-port, Ts 150, Tc 0.5'\n"
+	     "  set multiplot layout 1,2 title 'Zhuang and Liberatore, Fig 4: RB against its baselines, 32x32 mesh, one-port, Ts 150, Tc 0.5'\n"
 	     "  set logscale xy; set xlabel 'message length L'; set ylabel 'T'; set key top left font ',9' noenhanced\n"
 	     "  set title 'RB against RD and NP-RD'\n"
 	     "  plot for [i in '0 1 3 5 7 9 11'] csv every ::(i*11+1)::(i*11+10) using 4:5 \\\n"

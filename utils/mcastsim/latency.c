@@ -7,7 +7,7 @@
  * For every message length and destination count, random destination
  * sets (the same sets for every algorithm) are multicast alone on an idle
  * fabric; the average over trials of the mean and of the maximum latency
- * to a destination is printed per algorithm (seed 000, Sec. 6.6).
+ * to a destination is printed per algorithm (Robinson (1994), Sec. 6.6).
  */
 #include <errno.h>
 #include <getopt.h>

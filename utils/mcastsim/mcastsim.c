@@ -10,7 +10,7 @@
  *   mcastsim visits [options]    the link visits of their schedules
  *   mcastsim cube [options]      the hypercube algorithms' steps
  *   mcastsim trace [options]     one multicast: each destination's time
- *   mcastsim router [options]    seed 002's packet routers under unicast load
+ *   mcastsim router [options]    Fulgham (1997): packet routers, unicast load
  *   mcastsim run EXPERIMENT      a seed's figure: CSV, checks and plot
  *
  * Each study is its own file and parses its own options.
@@ -31,19 +31,19 @@ static const struct {
 	const char *what;
 } studies[] = {
 	{ "latency", latency_main,
-	  "latency of multicasts alone on the simulated IR fabric (seed 000, Sec. 6.6)" },
+	  "latency of multicasts alone on the simulated IR fabric (Robinson 1994, Sec. 6.6)" },
 	{ "load", load_main,
 	  "multicasts and unicast traffic at a given load: latency, blocking, saturation" },
 	{ "steps", steps_main,
-	  "U-torus steps with physical link sharing (seed 000, Sec. 4.5)" },
+	  "U-torus steps with physical link sharing (Robinson 1994, Sec. 4.5)" },
 	{ "cube", cube_main,
-	  "U-cube, Maxport, Combine, W-sort steps on n-cubes (seed 000, Sec. 3.5)" },
+	  "U-cube, Maxport, Combine, W-sort steps on n-cubes (Robinson 1994, Sec. 3.5)" },
 	{ "visits", visits_main,
-	  "link visits of a multicast's schedule (seed 000, Fig 6.8)" },
+	  "link visits of a multicast's schedule (Robinson 1994, Fig 6.8)" },
 	{ "trace", trace_main,
 	  "one multicast on the fabric: each destination's arrival (live vs simulated)" },
 	{ "router", router_main,
-	  "packet routers (DO, Duato) under unicast load: seed 002's router study" },
+	  "packet routers (DO, Duato) under unicast load: Fulgham's (1997) router study" },
 	{ "run", run_main,
 	  "reproduce a seed's figure by name (mcastsim run --list)" },
 };

@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * mcastsim router: seed 002's router study (Fulgham 1997, ch. 4, 5 and
- * 6) on the model of router_model.c, packet (VCT) or wormhole: unicast
- * traffic at a normalized load, or a sweep of loads, on a k x k torus or
- * mesh, with the dimension-order oblivious router, Duato's, the Minimal
- * Triplex, the non-minimal Triplex (deroutes) or the Chaos router, and
- * input- or output-driven arbitration.  One line per load: the offered
- * and delivered throughput (normalized to the bisection limit, 95 %
- * intervals by batch means), the latency (injection buffer to delivery,
- * source queueing excluded), the mean hops, and whether the network is
- * saturated; the CSV also counts the non-minimal hops (deroutes).
- * --mix-class X runs ch. 4's mixed-class traffic on a Triplex router: X
- * percent of the messages in the oblivious class, the rest in the
- * router's own; each class's latency and out-of-order deliveries follow.
+ * mcastsim router: the router study of Fulgham (1997), ch. 4, 5 and 6, on the
+ * model of router_model.c, packet (VCT) or wormhole: unicast traffic at a
+ * normalized load, or a sweep of loads, on a k x k torus or mesh, with the
+ * dimension-order oblivious router, Duato's, the Minimal Triplex, the
+ * non-minimal Triplex (deroutes) or the Chaos router, and input- or
+ * output-driven arbitration.  One line per load: the offered and delivered
+ * throughput (normalized to the bisection limit, 95 % intervals by batch
+ * means), the latency (injection buffer to delivery, source queueing
+ * excluded), the mean hops, and whether the network is saturated; the CSV
+ * also counts the non-minimal hops (deroutes).  --mix-class X runs ch. 4's
+ * mixed-class traffic on a Triplex router: X percent of the messages in the
+ * oblivious class, the rest in the router's own; each class's latency and
+ * out-of-order deliveries follow.
  *
  * Also, to check the model: --selftest (the generator's test vectors),
  * --probe SRC:DST (one packet alone: its latency and hops), --map NODE

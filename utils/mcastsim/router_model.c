@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * Seed 002's packet router study (Fulgham 1997, ch. 3, 5 and 6): see
- * router_model.h.  The model, per the reading notes (3.1, 5.3):
+ * The packet router study of Fulgham (1997), ch. 3, 5 and 6: see
+ * router_model.h.  The model (Sec. 3.1 and 5.3):
  *
  * Nodes are numbered row-major, id = y k + x; dimension 0 (x) is corrected
  * first.  A router has, per direction of travel (x-, x+, y-, y+) and per

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * A cycle-level packet router simulator for unicast traffic on a k x k
- * torus or mesh: seed 002's router study (Fulgham 1997, ch. 4, 5 and 6;
- * notes 3 and 5.3).  Virtual cut-through packets, half-duplex channels
+ * torus or mesh: the router study of Fulgham (1997), ch. 4, 5 and 6.
+ * Virtual cut-through packets, half-duplex channels
  * (or ch. 4's wormhole: 1-word buffers, simplex channels, a 40/400 mix),
  * the dimension-order oblivious router (DO), Duato's minimal adaptive
  * router, the Minimal Triplex (ch. 4, 5), the non-minimal Triplex (ch.
@@ -143,8 +143,8 @@ int rm_pattern_dest(const struct rm_cfg *c, u32 src, double *prob);
 double rm_pattern_hops(const struct rm_cfg *c);
 
 /*
- * The generator: X(n) = 397204094 X(n-1) mod 2^31 - 1 (seed 002, Sec.
- * 3.5).  rm_lcg_pow is b^e mod 2^31 - 1.  rm_selftest checks the notes'
+ * The generator: X(n) = 397204094 X(n-1) mod 2^31 - 1 (Fulgham 1997,
+ * Sec. 3.5).  rm_lcg_pow is b^e mod 2^31 - 1.  rm_selftest checks the notes'
  * vectors and returns the number that fail (0).
  */
 u32 rm_lcg_next(u32 *x);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * What seed 001's experiments share (experiments_seed001.c defines it):
- * the paper's parameters, its random lattice of switches with one host
- * each, and the contention-free timing of one planned multicast.
+ * What the experiments after Libeskind-Hadas et al. (1998) share
+ * (experiments_seed001.c defines it): the paper's parameters, its random
+ * lattice of switches with one host each, and the contention-free timing of
+ * one planned multicast.
  */
 #ifndef MCASTSIM_SEED001_H
 #define MCASTSIM_SEED001_H

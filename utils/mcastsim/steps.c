@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * mcastsim steps: U-torus step counts with physical link sharing (seed 000,
- * Sec. 4.5, Figs 4.12-4.17).
+ * mcastsim steps: U-torus step counts with physical link sharing (Robinson
+ * (1994), Sec. 4.5, Figs 4.12-4.17).
  *
  * For every multicast set size m (nodes including the source), random sets
  * of m distinct nodes (the first is the source) are planned by U-torus
@@ -30,7 +30,7 @@
  *             at T; the receiver gets the message at start + duration and is
  *             ready then.  Sharing is judged once, on the ideal steps, and
  *             not again on the re-timed schedule: this is the one-pass
- *             interpretation of the notes (seed-000-ch1-4.md, Sec. 4.5); the
+ *             interpretation of Robinson (1994), Sec. 4.5; the
  *             text gives no algorithm.
  *   shared3   bidirectional tori only (0 on unidirectional ones): the same
  *             with all the VCs between a neighbour pair on one

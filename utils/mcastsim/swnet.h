@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * Concurrent multicasts on a switch graph (seed 001's multiple-multicast
- * study), at the level of worms, event by event (swnet.c has the model).
- * The caller adds planned multicasts (mc_sw_plan) at times it chooses and
- * runs the model up to a time; each multicast's latency comes back
- * through a callback when its last destination has consumed it.
+ * Concurrent multicasts on a switch graph (the multiple-multicast
+ * study of Libeskind-Hadas et al. (1998)), at the level of worms, event by
+ * event (swnet.c has the model).  The caller adds planned multicasts
+ * (mc_sw_plan) at times it chooses and runs the model up to a time; each
+ * multicast's latency comes back through a callback when its last destination
+ * has consumed it.
  */
 #ifndef MCASTSIM_SWNET_H
 #define MCASTSIM_SWNET_H

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * mcastsim visits: the network traffic a multicast makes, as seed 000
- * Sec. 6.6 counts it (Fig 6.8): link visits, one per link a message
- * crosses.  Times the length and tau_n, it is the sum over links of the
- * time the multicast holds them.
+ * mcastsim visits: the network traffic a multicast makes, as Robinson (1994),
+ * Sec. 6.6, counts it (Fig 6.8): link visits, one per link a message crosses.
+ * Times the length and tau_n, it is the sum over links of the time the
+ * multicast holds them.
  *
  * A worm follows R_UTPR from each destination to the next, a minimal path
  * on a unidirectional torus, so its visits are the sum of the distances

@@ -40,9 +40,10 @@
 enum mcast_topo_kind {
 	MCAST_TOPO_NONE = 0,		/* node not configured yet */
 	MCAST_TOPO_TORUS = 1,
-	MCAST_TOPO_SWITCH = 2,		/* a switched cluster (seed 001):
-					 * DIMS is the host count (one
-					 * entry), COORD the host id, RANKS
+	MCAST_TOPO_SWITCH = 2,		/* a switched cluster (Libeskind-Hadas
+					 * et al. 1998): DIMS is the host
+					 * count (one entry), COORD the
+					 * host id, RANKS
 					 * the hosts' up-down order
 					 */
 };
@@ -443,34 +444,35 @@ enum mcast_algorithm {
 					 * tree, to compare with its order
 					 */
 	/*
-	 * On a hypercube (a torus whose every radix is 2) only: seed 000
-	 * ch. 3's all-port unicast trees over E-cube routing, every holder
-	 * sending on its distinct channels at once.  W-sort's receivers
-	 * forward as Maxport.  Software trees: with MCAST_SEND_OFFLOAD
-	 * -EOPNOTSUPP.
+	 * On a hypercube (a torus whose every radix is 2) only: the
+	 * all-port unicast trees of Robinson (1994), ch. 3, over E-cube
+	 * routing, every holder sending on its distinct channels at once.
+	 * W-sort's receivers forward as Maxport.  Software trees: with
+	 * MCAST_SEND_OFFLOAD -EOPNOTSUPP.
 	 */
 	MCAST_ALGORITHM_UCUBE,
 	MCAST_ALGORITHM_MAXPORT,
 	MCAST_ALGORITHM_COMBINE,
 	MCAST_ALGORITHM_WSORT,
 	/*
-	 * On a hypercube: seed 004's group-multicast ring.  The members
-	 * (sender included) are linked into a ring whose E-cube paths share
-	 * no link, and a message travels it from the sender's successor to
-	 * its predecessor, each member delivering and passing it on as it
-	 * arrives: every member can send at once without contention.  A
-	 * software worm (chain), never offloaded: with MCAST_SEND_OFFLOAD
-	 * -EOPNOTSUPP.
+	 * On a hypercube: the group-multicast ring of Lin and Chen (1996).
+	 * The members (sender included) are linked into a ring whose E-cube
+	 * paths share no link, and a message travels it from the sender's
+	 * successor to its predecessor, each member delivering and passing
+	 * it on as it arrives: every member can send at once without
+	 * contention.  A software worm (chain), never offloaded: with
+	 * MCAST_SEND_OFFLOAD -EOPNOTSUPP.
 	 */
 	MCAST_ALGORITHM_RING,
 	/*
 	 * On a mesh or torus whose sides are powers of two (2D, or 3D and
-	 * more with equal sides), for a send to every node: seed 003's
-	 * recursion-based broadcast.  The message is scattered over an
-	 * XOR-diagonal and re-assembled by mirror and shift shares, each
-	 * transfer one byte range, every node assembling it from several
-	 * senders; one-port (the paper's), or all-port (one stream per
-	 * dimension).  Per send, a send not to every node gets -EOPNOTSUPP
+	 * more with equal sides), for a send to every node: the
+	 * recursion-based broadcast of Zhuang and Liberatore.  The message
+	 * is scattered over an XOR-diagonal and re-assembled by mirror and
+	 * shift shares, each transfer one byte range, every node assembling
+	 * it from several senders; one-port (the paper's), or all-port (one
+	 * stream per dimension).  Per send, a send not to every node gets
+	 * -EOPNOTSUPP
 	 * (and so does MCAST_SEND_OFFLOAD); as the node's setting,
 	 * broadcasts go by it and other sends by U-torus.  With module
 	 * parameter rb_auto, AUTO takes the one-port form for a broadcast the

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
-# mcast.ko on hypercubes (seed 000 ch. 3): mcastbed up cube:N builds the
+# mcast.ko on hypercubes (Robinson (1994), ch. 3): mcastbed up cube:N builds the
 # binary N-cube (a veth pair per dimension, E-cube routes), every node
 # configured with topology cube:N, and the kernel runs U-cube, Maxport,
 # Combine and W-sort, every holder sending on its distinct channels at

@@ -1,11 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
-# Recursion-based broadcast (seed 003) in mcast.ko: a send to every node
-# scattered over an XOR-diagonal and re-assembled by mirror and shift
-# shares, each transfer one byte range, every node assembling the message
-# from several senders (kmod/data_rb.c).  On mcastbed's tori (the kernel
-# has no mesh: RB never uses a wrap link, so the schedule is the mesh's):
+# Recursion-based broadcast (Zhuang and Liberatore) in mcast.ko: a send to
+# every node scattered over an XOR-diagonal and re-assembled by mirror and
+# shift shares, each transfer one byte range, every node assembling the
+# message from several senders (kmod/data_rb.c).  On mcastbed's tori (the
+# kernel has no mesh: RB never uses a wrap link, so the schedule is the
+# mesh's):
 #  - torus:4x4, all 16 nodes sending a broadcast at once, one-port: every
 #    node gets every message once, in order, byte-exact, assembled (the
 #    counters say RB sent and assembled them);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
-# Group multicast on rings (seed 004) in mcast.ko, on mcastbed's
+# Group multicast on rings (Lin and Chen 1996) in mcast.ko, on mcastbed's
 # hypercubes (E-cube routes, highest differing bit first, what the ring's
 # disjointness theorem assumes).  With algorithm ring a message goes from
 # its sender along the members' contention-free ring, each member

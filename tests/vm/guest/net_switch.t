@@ -1,11 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
-# mcast.ko on a switched cluster (seed 001): the 16-host fat tree with its
-# hosts numbered round-robin over the leaves (node-id order is not the
-# up*-down* order there), built by mcastbed up switch:FILE as routers
-# whose routes follow the planner's up-first paths, every node configured
-# with `mcastctl node set topology switch:FILE coord N`:
+# mcast.ko on a switched cluster (Libeskind-Hadas et al. 1998): the 16-host
+# fat tree with its hosts numbered round-robin over the leaves (node-id order
+# is not the up*-down* order there), built by mcastbed up switch:FILE as
+# routers whose routes follow the planner's up-first paths, every node
+# configured with `mcastctl node set topology switch:FILE coord N`:
 #  - the kernel holds the hosts' order (node show -j), and it is the order
 #    mcastctl plan gives for a broadcast from the first host;
 #  - a group of all 16 nodes gets that order as its R-chain (group set
@@ -59,7 +59,7 @@ first=${korder%%,*}
 others=$(echo "$korder" | cut -d, -f2-)
 porder=$(mcastctl plan --topology "switch:$TOPOFILE" -s "$first" -d "$others" |
 	sed -n 's/^order .*host^ID: //p' | sed 's/\^[0-9]*//g' | tr ' ' ',')
-is "$korder" "$porder" "the kernel's order is mcastctl plan's (seed 001's L from host $first)"
+is "$korder" "$porder" "the kernel's order is mcastctl plan's (Libeskind-Hadas et al.'s L from host $first)"
 [ "$korder" != "$(seq -s, 0 15)" ] && pass "... and it is not node-id order: $korder" ||
 	fail "the order differs from node-id order" "$korder"
 

@@ -6,7 +6,7 @@
 # latency of the worm that brought it (mcast_recv's vlat_ns) and the
 # fabric's virtual time at which it had it whole (vtime_ns).  On an idle
 # fabric a worm is never blocked, so both must equal the closed form of
-# seed 000 Sec 5.6 exactly:
+# Robinson (1994), Sec. 5.6, exactly:
 #
 #   tau_s + (h + L) tau_n + tau_r
 #
