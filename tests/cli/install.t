@@ -27,23 +27,13 @@ fi
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
-n=0
-failed=0
-ok() {	# ok STATUS DESCRIPTION [DIAGNOSTIC]
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-		[ -z "${3:-}" ] || printf '# %s\n' "${3//$'\n'/$'\n'# }"
-	fi
-}
+# shellcheck source=tests/cli/tap.sh
+. tests/cli/tap.sh
 mk() {	# mk TARGET VAR=VALUE...: a sub-make of ours, quiet
 	env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s --no-print-directory "$@" 2>&1
 }
 
-echo "1..9"
+plan 9
 
 out=$(mk install-lib PREFIX=/usr DESTDIR="$tmp/usr")
 ok $? "make install-lib PREFIX=/usr DESTDIR=... succeeds" "$out"
@@ -80,4 +70,4 @@ rp=$(readelf -d "$tmp/tools/usr/bin/mcastperf" 2>&1 | grep -E '\((RUNPATH|RPATH)
 	! grep -q "$top" <<< "$rp"
 ok $? "the installed mcastperf has no RUNPATH (none into $top/build)" "$rp"
 
-[ "$failed" -eq 0 ]
+tap_exit

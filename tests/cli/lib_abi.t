@@ -40,18 +40,8 @@ if [ ! -f "$so" ]; then
 	exit 1
 fi
 
-n=0
-failed=0
-ok() {	# ok STATUS DESCRIPTION [DIAGNOSTIC]
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-		[ -z "${3:-}" ] || printf '# %s\n' "${3//$'\n'/$'\n'# }"
-	fi
-}
+# shellcheck source=tests/cli/tap.sh
+. tests/cli/tap.sh
 
 # The map as "NODE SYMBOL" lines, in its order; "NODE *" for the
 # catch-all of local:, and "NODE !glob PATTERN" for any other wildcard.
@@ -144,4 +134,4 @@ chver=$(sed -n '1s/^[^ ]* (\([^)]*\)).*/\1/p' debian/changelog 2>/dev/null)
 [ -n "$version" ] && [ "$chver" = "$version" ]
 ok $? "debian/changelog's version is dkms.conf's ($version)" "got: $chver"
 
-[ "$failed" -eq 0 ]
+tap_exit
