@@ -93,11 +93,9 @@ OUT=${VM_OUT:-$REPO/build/vm}
 IN_TREE_MODULES=(veth bridge sch_netem sch_tbf sch_prio cls_u32 act_gact)
 # mcast_forge seals datagrams with a cluster key over AF_ALG (net_key.t).
 IN_TREE_MODULES+=(algif_hash)
-# The peers of bench-peers: TIPC, the dummy interface the MPIs use, the
-# 9p share of the host's root (Open MPI and MPICH run from it), and the
-# egress filter that keeps TIPC on its bearers (clsact, u32, pedit, csum:
-# peerslib.sh, tipc_no_shortcut).
-IN_TREE_MODULES+=(tipc dummy 9p 9pnet_virtio virtio_pci sch_ingress act_pedit act_csum)
+# The peers of bench-peers: TIPC, the dummy interface the MPIs use and
+# the 9p share of the host's root (Open MPI and MPICH run from it).
+IN_TREE_MODULES+=(tipc dummy 9p 9pnet_virtio virtio_pci)
 # Userspace programs, relative to build/, put in the guest's /usr/local/bin.
 GUEST_PROGS=(mcastctl mcastmon mcast_probe mcast_forge mcast_fuzzpeer examples/mcast_hello libtest/lib_api
 	mcastperf mcastbed-peers mcastbed-routes mcastbed-swroutes mcastd mcastsim)
@@ -119,6 +117,10 @@ HOST_PROGS+=(rdma)
 HOST_DATA+=(/usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav*.so
 	/etc/libibverbs.d/rxe.driver)
 OPT_MODULES=(rdma_rxe crc32_generic)
+# The egress filter that keeps bench-peers' TIPC on its bearers (clsact,
+# u32, pedit, csum: peerslib.sh, tipc_no_shortcut); Debian's kernels have
+# them, make debugcheck's has not (no benchmark runs there).
+OPT_MODULES+=(sch_ingress act_pedit act_csum)
 
 # Kernels are looked up under this root, so a kernel built for one purpose
 # (make debugcheck's) never joins the default list of make check.
