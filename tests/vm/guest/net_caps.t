@@ -84,16 +84,28 @@ while [ $g -lt 4600 ]; do
 done > "$W/groups"
 run_ok "node 1 has 3600 more groups" sh -c "mcastbed exec 1 mcastctl -batch - < $W/groups"
 busy0=$(netstat_of 1 busy_sent)
-for f in 2 3 4 5; do
-	for src in 0 2 3 4 5; do
-		mcastbed exec $f mcast_forge raw sport=$PORT "$(addr_of 1)" $PORT data \
-			from=$f src=$src xid=$((100000 + f * 10000 + src * 1000)) seq=1 \
-			group=$((1000 + (f - 2) * 900)) inc=xid,group piece=1:0 text=cap \
-			n=900 > "$W/forge.$f.$src" 2>&1 || diag "$(cat "$W/forge.$f.$src")"
+# On a slow kernel (make debugcheck) node 1 reads its socket far slower
+# than the forgers write: each chunk gets time to be read, and a second
+# pass sends what a full socket dropped (the same transfers: those node
+# 1 has are answered as repeats, and make nothing new).
+flood() {
+	for f in 2 3 4 5; do
+		for src in 0 2 3 4 5; do
+			mcastbed exec $f mcast_forge raw sport=$PORT "$(addr_of 1)" $PORT data \
+				from=$f src=$src xid=$((100000 + f * 10000 + src * 1000)) seq=1 \
+				group=$((1000 + (f - 2) * 900)) inc=xid,group piece=1:0 text=cap \
+				n=900 > "$W/forge.$f.$src" 2>&1 || diag "$(cat "$W/forge.$f.$src")"
+			[ "${mcast_time_scale:-1}" -le 1 ] || sleep $((mcast_time_scale / 2))
+		done
+		sleep 1
 	done
-	sleep 1
-done
-sleep 2
+	sleep 2
+}
+flood
+if [ "${mcast_time_scale:-1}" -gt 1 ] && [ "$(netstat_of 1 streams)" -lt 16384 ]; then
+	diag "node 1 holds $(netstat_of 1 streams) streams after the flood: once more"
+	flood
+fi
 for f in 2 3 4 5; do
 	st=$(mcastbed exec 1 mcastctl -j peer show "$(coord $f)" -s |
 		sed -n 's/.*"streams":\([0-9]*\).*/\1/p')
@@ -104,8 +116,17 @@ d=$(delta "$busy0" "$(netstat_of 1 busy_sent)")
 [ "$d" != none ] && [ "$d" -ge 1000 ] &&
 	pass "... and answered the rest BUSY ($d)" ||
 	fail "node 1 answers BUSY past the stream cap" "busy_sent +$d"
-is "$(netstat_of 1 done_jobs)" 4096 \
-	"node 1 remembers 4096 finished jobs, MCAST_DONE_MAX (the oldest forgotten early)"
+# A finished job is kept MCAST_DONE_KEEP_MS (20 s, not stretched): a
+# slowed flood lasts minutes, so there only the cap itself is checked.
+dj=$(netstat_of 1 done_jobs)
+if [ "${mcast_time_scale:-1}" -le 1 ]; then
+	is "$dj" 4096 \
+		"node 1 remembers 4096 finished jobs, MCAST_DONE_MAX (the oldest forgotten early)"
+else
+	[ "${dj:-99999}" -le 4096 ] &&
+		pass "node 1 remembers $dj finished jobs, at most MCAST_DONE_MAX (4096)" ||
+		fail "node 1 remembers at most MCAST_DONE_MAX finished jobs" "done_jobs=$dj"
+fi
 if [ -n "$mem0" ]; then
 	rise=$(($(cat $CG/node1/memory.current) - mem0))
 	[ "$rise" -ge $((1 << 20)) ] &&
