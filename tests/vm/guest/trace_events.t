@@ -188,8 +188,10 @@ elif _out=$(mcastbed up $TOPO --transport irsim 2>&1); then
 		fail "irsim: node 1 sent fragments again" "$(grep -c mcast_ "$W/trace") events"
 	is "$(events_of send 1 "$seq" "$W/trace" | sed 's/.* algo=//')" s-torus \
 		"irsim: the send is traced as S-torus"
-	is "$(events_of deliver 1 "$seq" "$W/trace" | field node)" "0 2 3 " \
-		"irsim: delivered at nodes 0, 2 and 3"
+	# a worm sent again may bring a node a second copy: traced as dup
+	is "$(events_of deliver 1 "$seq" "$W/trace" | grep ' delivered$' | field node)" \
+		"0 2 3 " "irsim: delivered at nodes 0, 2 and 3 (once each)"
+	diag "irsim: $(events_of deliver 1 "$seq" "$W/trace" | grep -vc ' delivered$') other deliver events (dup, late)"
 else
 	fail "mcastbed up $TOPO --transport irsim" "$_out"
 fi
