@@ -218,6 +218,10 @@ stream_share() {
 	d=$(delta "$b0" "$(netstat_of 1 busy_sent)")
 	[ "$d" != none ] && [ "$d" -ge 300 ] && pass "... and answered the rest BUSY ($d)" ||
 		fail "node 1 answers BUSY past node 2's share" "busy_sent +$d"
+	# on a slow kernel node 1 may miss node 0's retries' round trips
+	# while it works through the forged datagrams
+	[ "${mcast_time_scale:-1}" -le 1 ] ||
+		mcastbed exec 0 mcastctl node set retries 30
 	case $(mcastbed exec 0 mcast_probe tx g:3000 300 wait=5000) in
 	*"rc=0 nfailed=0"*) pass "node 0's first message on group 3000 completes" ;;
 	*) fail "node 0's first message on group 3000 completes" ;;
