@@ -447,8 +447,8 @@ enum mcast_algorithm {
 	 * On a hypercube (a torus whose every radix is 2) only: the
 	 * all-port unicast trees of Robinson (1994), ch. 3, over E-cube
 	 * routing, every holder sending on its distinct channels at once.
-	 * W-sort's receivers forward as Maxport.  Software trees: with
-	 * MCAST_SEND_OFFLOAD -EOPNOTSUPP.
+	 * W-sort's receivers forward as Maxport.  Software trees: a send
+	 * with MCAST_SEND_OFFLOAD fails with -EOPNOTSUPP.
 	 */
 	MCAST_ALGORITHM_UCUBE,
 	MCAST_ALGORITHM_MAXPORT,
@@ -460,8 +460,8 @@ enum mcast_algorithm {
 	 * paths share no link, and a message travels it from the sender's
 	 * successor to its predecessor, each member delivering and passing
 	 * it on as it arrives: every member can send at once without
-	 * contention.  A software worm (chain), never offloaded: with
-	 * MCAST_SEND_OFFLOAD -EOPNOTSUPP.
+	 * contention.  A software worm (chain), never offloaded: a send
+	 * with MCAST_SEND_OFFLOAD fails with -EOPNOTSUPP.
 	 */
 	MCAST_ALGORITHM_RING,
 	/*
@@ -471,9 +471,9 @@ enum mcast_algorithm {
 	 * is scattered over an XOR-diagonal and re-assembled by mirror and
 	 * shift shares, each transfer one byte range, every node assembling
 	 * it from several senders; one-port (the paper's), or all-port (one
-	 * stream per dimension).  Per send, a send not to every node gets
-	 * -EOPNOTSUPP
-	 * (and so does MCAST_SEND_OFFLOAD); as the node's setting,
+	 * stream per dimension).  Per send, a send not to every node fails
+	 * with -EOPNOTSUPP, and so does one with MCAST_SEND_OFFLOAD; as the
+	 * node's setting,
 	 * broadcasts go by it and other sends by U-torus.  With module
 	 * parameter rb_auto, AUTO takes the one-port form for a broadcast the
 	 * model says it speeds up (mc_rb_pick).
